@@ -1,0 +1,113 @@
+import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { ZodError } from "zod";
+import { DomainError } from "~/server/domain-error";
+
+/** The API's error codes (spec 7.2, decisions.md 4) with their HTTP status and tRPC equivalent. */
+const API_ERRORS = {
+  MISSING_API_KEY: [401, "UNAUTHORIZED"],
+  INVALID_API_KEY: [401, "UNAUTHORIZED"],
+  INSUFFICIENT_PERMISSIONS: [403, "FORBIDDEN"],
+  RATE_LIMIT_EXCEEDED: [429, "TOO_MANY_REQUESTS"],
+  INVALID_PARAMETER: [400, "BAD_REQUEST"],
+  MISSING_REQUIRED_FIELD: [400, "BAD_REQUEST"],
+  RESOURCE_NOT_FOUND: [404, "NOT_FOUND"],
+  METHOD_NOT_ALLOWED: [405, "METHOD_NOT_SUPPORTED"],
+  RESOURCE_CONFLICT: [409, "CONFLICT"],
+  PAYLOAD_TOO_LARGE: [413, "PAYLOAD_TOO_LARGE"],
+  UNSUPPORTED_MEDIA_TYPE: [415, "UNSUPPORTED_MEDIA_TYPE"],
+  INTERNAL_SERVER_ERROR: [500, "INTERNAL_SERVER_ERROR"],
+  SERVICE_UNAVAILABLE: [503, "SERVICE_UNAVAILABLE"],
+} as const satisfies Record<string, readonly [number, TRPC_ERROR_CODE_KEY]>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export function statusOf(code: ApiErrorCode): number {
+  return API_ERRORS[code][0];
+}
+
+/** An error the API reports as is: a spec code, a human message and optional details. */
+export class ApiError extends TRPCError {
+  readonly apiCode: ApiErrorCode;
+  readonly details?: string;
+
+  constructor(apiCode: ApiErrorCode, message: string, details?: string, cause?: unknown) {
+    super({ code: API_ERRORS[apiCode][1], message, cause });
+    this.apiCode = apiCode;
+    this.details = details;
+  }
+
+  httpStatus(): number {
+    return statusOf(this.apiCode);
+  }
+}
+
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: ApiErrorCode; message: string; details?: string };
+}
+
+export function errorEnvelope(error: ApiError): ErrorEnvelope {
+  const body: ErrorEnvelope = { success: false, error: { code: error.apiCode, message: error.message } };
+  if (error.details !== undefined) body.error.details = error.details;
+  return body;
+}
+
+/**
+ * Turns anything thrown while serving a request into the ApiError the client sees. Unexpected
+ * failures become a bare 500 (logged here, never shown); a database that can't be reached, a 503.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return new ApiError(error.code, error.message, error.details);
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (cause instanceof ApiError || cause instanceof DomainError) return toApiError(cause);
+  if (cause instanceof ZodError) return invalidInput(cause);
+  if (error instanceof TRPCError) {
+    switch (error.code) {
+      case "NOT_FOUND":
+        return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+      case "PARSE_ERROR":
+        return new ApiError("INVALID_PARAMETER", "Malformed JSON body", "The request body must be valid JSON");
+      case "UNSUPPORTED_MEDIA_TYPE":
+        return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be application/json");
+      case "PAYLOAD_TOO_LARGE":
+        return new ApiError("PAYLOAD_TOO_LARGE", "Payload too large", "The request body must be at most 1 MiB");
+    }
+  }
+  if (isDatabaseUnavailable(error)) {
+    console.error("database unavailable:", describe(error));
+    return new ApiError("SERVICE_UNAVAILABLE", "Service temporarily unavailable");
+  }
+  console.error("unexpected error:", error);
+  return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
+}
+
+/** Input validation failure: the first issue names the parameter and its rule. */
+function invalidInput(error: ZodError): ApiError {
+  const issue = error.issues[0];
+  const field = issue?.path.join(".") ?? "";
+  const rule = issue?.message ?? "is invalid";
+  const details = field && !rule.startsWith(field) ? `${field}: ${rule}` : rule;
+  return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details);
+}
+
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN", "57P01", "57P03", "53300"]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|DatabaseNotReachable/i;
+
+/** Whether the error, or one it was caused by, says the database could not be reached. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 8; depth++) {
+    const { code, message, cause, kind } = e as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
+    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+    if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed") return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+    e = cause;
+  }
+  return false;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,41 @@
+import { presentedApiKey } from "~/server/keys/presented-key";
+import { authenticateApiKey, recordKeyUse, type AuthenticatedKey, type KeyRejection } from "~/server/keys/authenticate";
+import type { Permission } from "~/server/keys/permissions";
+import { ApiError } from "../errors";
+import type { Context } from "../trpc";
+import { countUnauthenticated, reportAccountRate } from "./rate-limit";
+
+const REJECTION_MESSAGES: Record<KeyRejection, string> = {
+  unknown: "Invalid API key",
+  expired: "API key has expired",
+  deactivated: "API key has been deactivated",
+};
+
+/** Step 1 of spec 5.4: the request must present a key that exists, is active and not expired. */
+export async function authenticateRequestKey(ctx: Context): Promise<AuthenticatedKey> {
+  const presented = presentedApiKey({
+    xApiKey: ctx.headers.get("x-api-key"),
+    authorization: ctx.headers.get("authorization"),
+    queryApiKey: ctx.url.searchParams.get("api_key"),
+  });
+  if (!presented) {
+    await countUnauthenticated(ctx);
+    throw new ApiError("MISSING_API_KEY", "API key is required");
+  }
+  const lookup = await authenticateApiKey(ctx.db, presented);
+  if ("rejected" in lookup) {
+    await countUnauthenticated(ctx);
+    throw new ApiError("INVALID_API_KEY", REJECTION_MESSAGES[lookup.rejected]);
+  }
+  const apiKey = lookup.key;
+  ctx.outcome.apiKey = apiKey;
+  ctx.afterResponse(() => recordKeyUse(ctx.db, apiKey));
+  return apiKey;
+}
+
+/** Step 2: the key must hold the permission the endpoint needs. */
+export async function assertPermission(ctx: Context, apiKey: AuthenticatedKey, permission: Permission): Promise<void> {
+  if (apiKey.permissions.includes(permission)) return;
+  await reportAccountRate(ctx, apiKey);
+  throw new ApiError("INSUFFICIENT_PERMISSIONS", `This API key lacks the ${permission} permission`);
+}

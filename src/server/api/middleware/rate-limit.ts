@@ -1,0 +1,56 @@
+import { env } from "~/env";
+import type { AuthenticatedKey } from "~/server/keys/authenticate";
+import { createRateLimiter, PLAN_HOURLY_LIMITS, type RateLimiter, type RateLimitState } from "~/server/ratelimit";
+import { ApiError } from "../errors";
+import type { Context } from "../trpc";
+
+/** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
+const UNAUTHENTICATED_HOURLY_LIMIT = 100;
+
+let limiter: RateLimiter | undefined;
+
+function rateLimiter(): RateLimiter {
+  limiter ??= createRateLimiter({
+    upstashUrl: env.UPSTASH_REDIS_REST_URL,
+    upstashToken: env.UPSTASH_REDIS_REST_TOKEN,
+    redisUrl: env.REDIS_URL,
+  });
+  return limiter;
+}
+
+const accountBucket = (apiKey: AuthenticatedKey) => `account:${apiKey.accountId}`;
+
+/** Step 3 of spec 5.4: one unit of the account's hourly budget, shared by all its keys. */
+export async function consumeAccountRate(ctx: Context, apiKey: AuthenticatedKey): Promise<void> {
+  const state = await rateLimiter().consume(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]);
+  setRateLimitHeaders(ctx.resHeaders, state);
+  if (state.success) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil((state.reset - Date.now()) / 1000));
+  ctx.resHeaders.set("Retry-After", String(retryAfterSeconds));
+  throw new ApiError(
+    "RATE_LIMIT_EXCEEDED",
+    "Rate limit exceeded",
+    `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`,
+  );
+}
+
+/** The account's current state, for responses that must not consume (403). */
+export async function reportAccountRate(ctx: Context, apiKey: AuthenticatedKey): Promise<void> {
+  setRateLimitHeaders(ctx.resHeaders, await rateLimiter().peek(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]));
+}
+
+/** Counts a 401 against the client's IP bucket and reports it; the bucket never refuses. */
+export async function countUnauthenticated(ctx: Context): Promise<void> {
+  const state = await rateLimiter().consume(`ip:${clientIp(ctx.headers)}`, UNAUTHENTICATED_HOURLY_LIMIT);
+  setRateLimitHeaders(ctx.resHeaders, state);
+}
+
+function setRateLimitHeaders(headers: Headers, state: RateLimitState): void {
+  headers.set("X-RateLimit-Limit", String(state.limit));
+  headers.set("X-RateLimit-Remaining", String(Math.max(0, state.remaining)));
+  headers.set("X-RateLimit-Reset", String(Math.ceil(state.reset / 1000)));
+}
+
+function clientIp(headers: Headers): string {
+  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || "unknown";
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { parseCalendarDate } from "~/server/calendar-date";
+
+/**
+ * Query parameters arrive as strings. These schemas parse them strictly (no "1e1", no " 5") and
+ * fail with a message naming the parameter and its allowed range; the OpenAPI document shows
+ * the type a client should send.
+ */
+
+export function integerParam(name: string, range: { min: number; max?: number; default: number }) {
+  const rule =
+    range.max === undefined
+      ? `${name} must be an integer greater than or equal to ${range.min}`
+      : `${name} must be an integer between ${range.min} and ${range.max}`;
+  return z
+    .string({ error: rule })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return range.default;
+      const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+      if (!(n >= range.min && n <= (range.max ?? Infinity))) {
+        ctx.addIssue({ code: "custom", message: rule });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .meta({ override: { type: "integer", minimum: range.min, maximum: range.max, default: range.default } });
+}
+
+export function booleanParam(name: string) {
+  const rule = `${name} must be true or false`;
+  return z
+    .string({ error: rule })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      if (value === "true" || value === "false") return value === "true";
+      ctx.addIssue({ code: "custom", message: rule });
+      return z.NEVER;
+    })
+    .meta({ override: { type: "boolean" } });
+}
+
+export function calendarDateParam(name: string) {
+  const rule = `${name} must be a real calendar date in the form YYYY-MM-DD`;
+  return z
+    .string({ error: rule })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const date = parseCalendarDate(value);
+      if (!date) {
+        ctx.addIssue({ code: "custom", message: rule });
+        return z.NEVER;
+      }
+      return date;
+    })
+    .meta({ override: { type: "string", format: "date", example: "2026-01-31" } });
+}

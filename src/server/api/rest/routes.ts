@@ -1,0 +1,37 @@
+import type { Meta } from "../trpc";
+import { appRouter } from "../root";
+
+/** One operation of the REST surface: its method and path template (e.g. /blogs/{id}). */
+export interface RestRoute {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  /** The API error codes the operation can answer with beyond the common ones. */
+  errors: NonNullable<Meta["errors"]>;
+}
+
+export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
+
+function route(method: string, template: string, errors: RestRoute["errors"] = []): RestRoute {
+  const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
+  return { method, template, pattern, errors };
+}
+
+/** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */
+export const REST_ROUTES: RestRoute[] = [
+  route("GET", OPENAPI_DOCUMENT_PATH),
+  ...Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap((procedure) => {
+    const meta = procedure._def.meta;
+    return meta?.openapi ? [route(meta.openapi.method, meta.openapi.path, meta.errors)] : [];
+  }),
+];
+
+export type RouteMatch = { route: RestRoute } | { allowed: string[] } | null;
+
+/** The route serving `method` on `path`; or, when only other methods serve the path, those. */
+export function matchRoute(method: string, path: string): RouteMatch {
+  const candidates = REST_ROUTES.filter((r) => r.pattern.test(path));
+  const exact = candidates.find((r) => r.method === method);
+  if (exact) return { route: exact };
+  return candidates.length > 0 ? { allowed: [...new Set(candidates.map((r) => r.method))] } : null;
+}

@@ -1,0 +1,11 @@
+import { blogsRouter } from "./routers/blogs";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+
+/** Every router of the app; the REST surface and the dashboard are both served from here. */
+export const appRouter = createTRPCRouter({
+  blogs: blogsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

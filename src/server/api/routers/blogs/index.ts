@@ -1,0 +1,6 @@
+import { createTRPCRouter } from "../../trpc";
+import { listBlogsProcedure } from "./list-blogs";
+
+export const blogsRouter = createTRPCRouter({
+  list: listBlogsProcedure,
+});

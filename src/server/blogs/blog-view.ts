@@ -1,0 +1,34 @@
+import type { Blog } from "~/generated/prisma/client";
+
+/** A blog as the API shows it: the spec's ten fields plus `content`, timestamps as ISO 8601. */
+export interface BlogView {
+  id: string;
+  title: string;
+  blogSlug: string;
+  description: string;
+  content: string;
+  isPublic: boolean;
+  allowApiAccess: boolean;
+  seoTitle: string;
+  seoDescription: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const BLOG_VIEW_COLUMNS = {
+  id: true,
+  title: true,
+  blogSlug: true,
+  description: true,
+  content: true,
+  isPublic: true,
+  allowApiAccess: true,
+  seoTitle: true,
+  seoDescription: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+export function toBlogView(blog: Pick<Blog, keyof typeof BLOG_VIEW_COLUMNS>): BlogView {
+  return { ...blog, createdAt: blog.createdAt.toISOString(), updatedAt: blog.updatedAt.toISOString() };
+}

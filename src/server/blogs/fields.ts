@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Slugs: lowercase letters and digits in groups joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const SLUG_MAX_LENGTH = 100;
+
+/**
+ * The rules for every writable blog field (decisions.md 4), shared by the API, the dashboard and
+ * the import. Each message names the field and its rule, as the error `details` show it.
+ */
+export const blogFieldSchemas = {
+  title: z
+    .string({ error: "title must be a string" })
+    .trim()
+    .min(1, { error: "title must be 1 to 200 characters" })
+    .max(200, { error: "title must be 1 to 200 characters" }),
+  blogSlug: z
+    .string({ error: "blogSlug must be a string" })
+    .min(1, { error: "blogSlug must be 1 to 100 characters" })
+    .max(SLUG_MAX_LENGTH, { error: "blogSlug must be 1 to 100 characters" })
+    .regex(SLUG_PATTERN, {
+      error: "blogSlug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them",
+    }),
+  description: maxLengthString("description", 1000),
+  seoTitle: maxLengthString("seoTitle", 200),
+  seoDescription: maxLengthString("seoDescription", 500),
+  content: maxLengthString("content", 500_000),
+  isPublic: z.boolean({ error: "isPublic must be a boolean" }),
+};
+
+function maxLengthString(field: string, max: number) {
+  return z
+    .string({ error: `${field} must be a string` })
+    .max(max, { error: `${field} must be at most ${max} characters` });
+}

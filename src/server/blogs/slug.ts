@@ -1,0 +1,24 @@
+import { SLUG_MAX_LENGTH } from "./fields";
+
+/** A slug derived from a title: "Hello, Wörld!" -> "hello-world"; "blog" when nothing is left. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX_LENGTH)
+    .replace(/-+$/, "");
+  return slug || "blog";
+}
+
+/** `base`, or the first of `base-2`, `base-3`, … that `isTaken` refuses. */
+export function firstFreeSlug(base: string, isTaken: (slug: string) => boolean): string {
+  if (!isTaken(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = base.slice(0, SLUG_MAX_LENGTH - suffix.length).replace(/-+$/, "") + suffix;
+    if (!isTaken(candidate)) return candidate;
+  }
+}

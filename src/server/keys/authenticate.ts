@@ -1,0 +1,58 @@
+import type { Db } from "~/server/db";
+import type { Plan } from "~/generated/prisma/enums";
+import { hashApiKey } from "./api-key";
+import { isPermission, type Permission } from "./permissions";
+
+export interface AuthenticatedKey {
+  id: string;
+  accountId: string;
+  plan: Plan;
+  permissions: Permission[];
+  lastUsedAt: Date | null;
+}
+
+export type KeyRejection = "unknown" | "expired" | "deactivated";
+
+export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
+
+/**
+ * Finds the key a request presents, by its hash, in one query that also brings the account's
+ * plan. Nothing is cached, so a deactivation is seen by the very next request on every instance.
+ */
+export async function authenticateApiKey(db: Db, presented: string, now = new Date()): Promise<KeyLookup> {
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hashApiKey(presented) },
+    select: {
+      id: true,
+      userId: true,
+      permissions: true,
+      expiresAt: true,
+      deactivatedAt: true,
+      lastUsedAt: true,
+      user: { select: { plan: true } },
+    },
+  });
+  if (!row) return { rejected: "unknown" };
+  if (row.deactivatedAt) return { rejected: "deactivated" };
+  if (row.expiresAt && row.expiresAt <= now) return { rejected: "expired" };
+  return {
+    key: {
+      id: row.id,
+      accountId: row.userId,
+      plan: row.user.plan,
+      permissions: row.permissions.filter(isPermission),
+      lastUsedAt: row.lastUsedAt,
+    },
+  };
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** Records that a key was used; at most one write a minute per key is enough for "Last Used". */
+export async function recordKeyUse(db: Db, key: AuthenticatedKey, now = new Date()): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  await db.apiKey.updateMany({
+    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+    data: { lastUsedAt: now },
+  });
+}

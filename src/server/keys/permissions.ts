@@ -1,0 +1,8 @@
+/** The permissions an API key can carry (spec 5.3). */
+export const PERMISSIONS = ["read:blogs", "write:blogs", "delete:blogs", "read:analytics"] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
