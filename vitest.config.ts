@@ -1,0 +1,12 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) },
+  },
+  test: {
+    include: ["tests/**/*.test.ts", "src/**/*.test.ts"],
+    testTimeout: 30000,
+  },
+});
