@@ -56,7 +56,7 @@ export function apiKeyProcedure(permission: Permission) {
       return next();
     })
     .use(async ({ ctx, next }) => {
-      await consumeAccountRate(ctx, ctx.apiKey);
+      await consumeAccountRate(ctx.resHeaders, ctx.apiKey);
       return next();
     });
 }

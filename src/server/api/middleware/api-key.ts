@@ -11,20 +11,24 @@ const REJECTION_MESSAGES: Record<KeyRejection, string> = {
   deactivated: "API key has been deactivated",
 };
 
+export function requestApiKey(headers: Headers, url: URL): string | null {
+  return presentedApiKey({
+    xApiKey: headers.get("x-api-key"),
+    authorization: headers.get("authorization"),
+    queryApiKey: url.searchParams.get("api_key"),
+  });
+}
+
 /** Step 1 of spec 5.4: the request must present a key that exists, is active and not expired. */
 export async function authenticateRequestKey(ctx: Context): Promise<AuthenticatedKey> {
-  const presented = presentedApiKey({
-    xApiKey: ctx.headers.get("x-api-key"),
-    authorization: ctx.headers.get("authorization"),
-    queryApiKey: ctx.url.searchParams.get("api_key"),
-  });
+  const presented = requestApiKey(ctx.headers, ctx.url);
   if (!presented) {
-    await countUnauthenticated(ctx);
+    await countUnauthenticated(ctx.headers, ctx.resHeaders);
     throw new ApiError("MISSING_API_KEY", "API key is required");
   }
   const lookup = await authenticateApiKey(ctx.db, presented);
   if ("rejected" in lookup) {
-    await countUnauthenticated(ctx);
+    await countUnauthenticated(ctx.headers, ctx.resHeaders);
     throw new ApiError("INVALID_API_KEY", REJECTION_MESSAGES[lookup.rejected]);
   }
   const apiKey = lookup.key;
@@ -36,6 +40,6 @@ export async function authenticateRequestKey(ctx: Context): Promise<Authenticate
 /** Step 2: the key must hold the permission the endpoint needs. */
 export async function assertPermission(ctx: Context, apiKey: AuthenticatedKey, permission: Permission): Promise<void> {
   if (apiKey.permissions.includes(permission)) return;
-  await reportAccountRate(ctx, apiKey);
+  await reportAccountRate(ctx.resHeaders, apiKey);
   throw new ApiError("INSUFFICIENT_PERMISSIONS", `This API key lacks the ${permission} permission`);
 }

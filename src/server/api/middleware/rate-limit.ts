@@ -2,7 +2,6 @@ import { env } from "~/env";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import { createRateLimiter, PLAN_HOURLY_LIMITS, type RateLimiter, type RateLimitState } from "~/server/ratelimit";
 import { ApiError } from "../errors";
-import type { Context } from "../trpc";
 
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
 const UNAUTHENTICATED_HOURLY_LIMIT = 100;
@@ -21,12 +20,12 @@ function rateLimiter(): RateLimiter {
 const accountBucket = (apiKey: AuthenticatedKey) => `account:${apiKey.accountId}`;
 
 /** Step 3 of spec 5.4: one unit of the account's hourly budget, shared by all its keys. */
-export async function consumeAccountRate(ctx: Context, apiKey: AuthenticatedKey): Promise<void> {
+export async function consumeAccountRate(resHeaders: Headers, apiKey: AuthenticatedKey): Promise<void> {
   const state = await rateLimiter().consume(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]);
-  setRateLimitHeaders(ctx.resHeaders, state);
+  setRateLimitHeaders(resHeaders, state);
   if (state.success) return;
   const retryAfterSeconds = Math.max(1, Math.ceil((state.reset - Date.now()) / 1000));
-  ctx.resHeaders.set("Retry-After", String(retryAfterSeconds));
+  resHeaders.set("Retry-After", String(retryAfterSeconds));
   throw new ApiError(
     "RATE_LIMIT_EXCEEDED",
     "Rate limit exceeded",
@@ -34,15 +33,15 @@ export async function consumeAccountRate(ctx: Context, apiKey: AuthenticatedKey)
   );
 }
 
-/** The account's current state, for responses that must not consume (403). */
-export async function reportAccountRate(ctx: Context, apiKey: AuthenticatedKey): Promise<void> {
-  setRateLimitHeaders(ctx.resHeaders, await rateLimiter().peek(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]));
+/** The account's current state, for responses that must not consume (403, 404, 405). */
+export async function reportAccountRate(resHeaders: Headers, apiKey: AuthenticatedKey): Promise<void> {
+  setRateLimitHeaders(resHeaders, await rateLimiter().peek(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]));
 }
 
 /** Counts a 401 against the client's IP bucket and reports it; the bucket never refuses. */
-export async function countUnauthenticated(ctx: Context): Promise<void> {
-  const state = await rateLimiter().consume(`ip:${clientIp(ctx.headers)}`, UNAUTHENTICATED_HOURLY_LIMIT);
-  setRateLimitHeaders(ctx.resHeaders, state);
+export async function countUnauthenticated(reqHeaders: Headers, resHeaders: Headers): Promise<void> {
+  const state = await rateLimiter().consume(`ip:${clientIp(reqHeaders)}`, UNAUTHENTICATED_HOURLY_LIMIT);
+  setRateLimitHeaders(resHeaders, state);
 }
 
 function setRateLimitHeaders(headers: Headers, state: RateLimitState): void {

@@ -1,6 +1,10 @@
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
+import { getDb } from "~/server/db";
+import { authenticateApiKey } from "~/server/keys/authenticate";
+import { requestApiKey } from "../middleware/api-key";
+import { reportAccountRate } from "../middleware/rate-limit";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { openApiDocument } from "./openapi";
 import { matchRoute, OPENAPI_DOCUMENT_PATH } from "./routes";
@@ -35,6 +39,7 @@ export async function handleApiRequest(req: Request, { afterResponse }: ApiReque
     return new Response(null, { status: 204, headers: mergeHeaders(resHeaders, PREFLIGHT_HEADERS) });
   }
   const match = matchRoute(req.method, path);
+  if (!match || "allowed" in match) await reportRateOfPresentedKey(req, url, resHeaders);
   if (!match) {
     return errorResponse(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${req.method} ${API_PREFIX}${path}`), resHeaders);
   }
@@ -62,6 +67,22 @@ export async function handleApiRequest(req: Request, { afterResponse }: ApiReque
   });
   if (failure !== undefined) return errorResponse(toApiError(failure), resHeaders);
   return new Response(response.body, { status: response.status, headers: mergeHeaders(resHeaders, response.headers) });
+}
+
+/**
+ * Requests that reach no procedure still report the rate-limit state of the account their key
+ * identifies, without consuming it.
+ */
+async function reportRateOfPresentedKey(req: Request, url: URL, resHeaders: Headers): Promise<void> {
+  const presented = requestApiKey(req.headers, url);
+  if (!presented) return;
+  try {
+    const lookup = await authenticateApiKey(getDb(), presented);
+    if ("key" in lookup) await reportAccountRate(resHeaders, lookup.key);
+  } catch (error) {
+    // Only headers are at stake here: the answer (404 or 405) stands without them.
+    console.error("rate-limit report failed:", error);
+  }
 }
 
 /** The origin clients used, as proxies (Vercel included) report it. */

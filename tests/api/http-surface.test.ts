@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiBaseUrl, call, createTestAccount, type TestAccount } from "../support/api";
+import { expectError, rateLimitHeaders } from "./expect";
+
+let account: TestAccount;
+
+beforeAll(async () => {
+  account = await createTestAccount();
+});
+
+describe("the /api/v1 surface (decisions.md 4)", () => {
+  it.each(["/nope", "/blogs/x/y/z", "/", "/analytics-x"])("answers an unknown path %s with 404 RESOURCE_NOT_FOUND", async (path) => {
+    expectError(await call(path, { key: account.key }), 404, "RESOURCE_NOT_FOUND");
+  });
+
+  it("reports the account's rate-limit state on a 404 or 405 without consuming it", async () => {
+    const before = rateLimitHeaders(await call("/blogs", { key: account.key }));
+    const notFound = rateLimitHeaders(await call("/nope", { key: account.key }));
+    const notAllowed = rateLimitHeaders(await call("/blogs", { key: account.key, method: "DELETE" }));
+    expect(notFound).toEqual({ ...before, remaining: before.remaining });
+    expect(notAllowed).toEqual(notFound);
+  });
+
+  it("answers a known path with the wrong method with 405 and Allow", async () => {
+    const response = await call("/blogs", { key: account.key, method: "DELETE" });
+    expectError(response, 405, "METHOD_NOT_ALLOWED");
+    expect(response.headers.get("allow")).toContain("GET");
+    const doc = await call("/openapi.json", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expectError(doc, 405, "METHOD_NOT_ALLOWED");
+    expect(doc.headers.get("allow")).toBe("GET");
+  });
+
+  it("gives every response a distinct X-Request-Id", async () => {
+    const ids = await Promise.all([call("/blogs", { key: account.key }), call("/blogs"), call("/nope")]).then((rs) =>
+      rs.map((r) => r.headers.get("x-request-id")),
+    );
+    expect(ids.every(Boolean)).toBe(true);
+    expect(new Set(ids).size).toBe(3);
+  });
+
+  it("answers CORS preflights and exposes its headers to any origin", async () => {
+    const preflight = await fetch(new URL("/api/v1/blogs", apiBaseUrl()), {
+      method: "OPTIONS",
+      headers: { origin: "https://example.com", "access-control-request-method": "GET", "access-control-request-headers": "x-api-key" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-api-key");
+    const response = await call("/blogs", { key: account.key, headers: { origin: "https://example.com" } });
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toContain("X-RateLimit-Remaining");
+  });
+
+  it("serves JSON with a content type on success and error alike", async () => {
+    for (const response of [await call("/blogs", { key: account.key }), await call("/blogs")]) {
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    }
+  });
+});
+
+describe("GET /api/v1/openapi.json", () => {
+  it("describes the API from the same procedures, with security schemes and error envelopes", async () => {
+    const response = await call("/openapi.json");
+    expect(response.status).toBe(200);
+    const doc = response.body as any;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.servers[0].url).toBe(`${apiBaseUrl()}/api/v1`);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["ApiKeyHeader", "ApiKeyQuery", "BearerAuth"]);
+    const list = doc.paths["/blogs"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["from", "limit", "page", "public", "to"]);
+    const limit = list.parameters.find((p: { name: string }) => p.name === "limit");
+    expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
+    expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "403", "429", "500", "503"]);
+    expect(Object.keys(list.responses["401"].content["application/json"].examples).sort()).toEqual(["INVALID_API_KEY", "MISSING_API_KEY"]);
+    expect(list.responses["200"].headers).toHaveProperty("X-RateLimit-Reset");
+    expect(doc.components.schemas.ErrorEnvelope.required).toEqual(["success", "error"]);
+    expect(doc.components.schemas.Blog.required).toContain("allowApiAccess");
+  });
+
+  it("needs no key", async () => {
+    expect((await call("/openapi.json")).status).toBe(200);
+  });
+});
