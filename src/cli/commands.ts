@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import { createAccount } from "~/server/accounts/create-account";
+import { findAccountByEmail } from "~/server/accounts/find-account";
+import { PLANS } from "~/server/accounts/plan";
+import { setPlan } from "~/server/accounts/set-plan";
+import { importBlogs } from "~/server/blogs/import-blogs";
+import type { Db } from "~/server/db";
+import { createApiKey } from "~/server/keys/create-api-key";
+import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
+import { EXPIRATION_OPTIONS } from "~/server/keys/expiration";
+
+type Flags<R extends string, O extends string> = Record<R, string> & Partial<Record<O, string>>;
+
+export interface Command {
+  usage: string;
+  /** Every flag takes a value; those in `required` must be given. */
+  required: readonly string[];
+  optional: readonly string[];
+  run(db: Db, flags: Record<string, string | undefined>): Promise<unknown>;
+}
+
+/** Keeps each command's `run` typed by the flags it declares. */
+function command<R extends string, O extends string = never>(spec: {
+  usage: string;
+  required: readonly R[];
+  optional?: readonly O[];
+  run(db: Db, flags: Flags<R, O>): Promise<unknown>;
+}): Command {
+  return { optional: [], ...spec, run: (db, flags) => spec.run(db, flags as Flags<R, O>) };
+}
+
+/** The operator commands (decisions.md 7), keyed by their two words. */
+export const COMMANDS: Record<string, Command> = {
+  "user create": command({
+    usage: `user create --email E --password P [--name N] [--handle H] [--plan ${PLANS.join("|")}]`,
+    required: ["email", "password"],
+    optional: ["name", "handle", "plan"],
+    run: (db, flags) => createAccount(db, flags),
+  }),
+  "plan set": command({
+    usage: `plan set --email E --plan ${PLANS.join("|")}`,
+    required: ["email", "plan"],
+    run: (db, flags) => setPlan(db, flags),
+  }),
+  "key create": command({
+    usage: `key create --email E --name N --permissions p1,p2 [--description D] [--expires ${EXPIRATION_OPTIONS.join("|")} | --expires-at ISO-8601]`,
+    required: ["email", "name", "permissions"],
+    optional: ["description", "expires", "expires-at"],
+    async run(db, { email, permissions, "expires-at": expiresAt, ...rest }) {
+      const account = await findAccountByEmail(db, email);
+      return createApiKey(db, {
+        ...rest,
+        accountId: account.id,
+        permissions: permissions.split(",").map((p) => p.trim()).filter(Boolean),
+        expiresAt,
+      });
+    },
+  }),
+  "key deactivate": command({
+    usage: "key deactivate --id ID",
+    required: ["id"],
+    async run(db, { id }) {
+      await deactivateApiKey(db, { id });
+      return { id, status: "deactivated" };
+    },
+  }),
+  "blogs import": command({
+    usage: "blogs import --email E --file F.json",
+    required: ["email", "file"],
+    async run(db, { email, file }) {
+      const blogs = await readJson(file);
+      const account = await findAccountByEmail(db, email);
+      return importBlogs(db, { accountId: account.id, blogs });
+    },
+  }),
+};
+
+async function readJson(file: string): Promise<unknown> {
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${file}: ${error.code ?? error.message}`);
+  });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,69 @@
+// The operator CLI (decisions.md 7): `npm run --silent cli -- <command> [flags]`. Prints the
+// result as JSON on stdout; on failure, one line on stderr and exit code 1.
+import { parseArgs } from "node:util";
+import { PERMISSIONS } from "~/server/keys/permissions";
+import { COMMANDS, type Command } from "./commands";
+import { withDatabaseUrl } from "./database";
+
+const USAGE = `Usage: npm run --silent cli -- <command> [flags]
+
+Commands:
+${Object.values(COMMANDS)
+  .map((command) => `  ${command.usage}`)
+  .join("\n")}
+
+Permissions: ${PERMISSIONS.join(", ")}.
+blogs import reads a JSON array of blog objects (title required; blogSlug, description, content,
+isPublic, allowApiAccess, seoTitle, seoDescription, createdAt, updatedAt optional). A bad entry is
+named by its index in the array (from 0) and nothing is imported.
+
+Prints JSON on stdout; on failure, a message on stderr and exit code 1.
+Database: DATABASE_URL; when unset, the embedded database of \`npm run dev\`/\`npm start\`
+(opened for the command if the app is not running).
+`;
+
+async function main(args: string[]): Promise<void> {
+  if (args.length === 0 || args[0] === "help" || args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const name = args.slice(0, 2).join(" ");
+  const command = COMMANDS[name];
+  if (!command) throw new Error(`unknown command "${name}" (run with --help to list the commands)`);
+  try {
+    const flags = parseFlags(command, args.slice(2));
+    const result = await withDatabaseUrl(async () => {
+      // Imported once DATABASE_URL is settled: the app's env is read when its module loads.
+      const { getDb } = await import("~/server/db");
+      const db = getDb();
+      try {
+        return await command.run(db, flags);
+      } finally {
+        await db.$disconnect(); // an open pool would keep the process alive
+      }
+    });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } catch (error) {
+    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function parseFlags(command: Command, args: string[]): Record<string, string | undefined> {
+  const flags = [...command.required, ...command.optional];
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({ args, strict: true, options: Object.fromEntries(flags.map((flag) => [flag, { type: "string" }])) }));
+  } catch (error) {
+    // Node's messages go on with advice for another kind of program: keep the first sentence.
+    throw new Error((error as Error).message.split(/\.\s/)[0]);
+  }
+  const missing = command.required.find((flag) => values[flag] === undefined);
+  if (missing) throw new Error(`--${missing} is required (usage: ${command.usage})`);
+  return values;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // One line: a database driver's message can span several.
+  process.stderr.write(`${(error as Error).message.split("\n")[0]}\n`);
+  process.exitCode = 1;
+});

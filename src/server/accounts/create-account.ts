@@ -1,0 +1,80 @@
+import { generateRandomString, hashPassword } from "better-auth/crypto";
+import { z } from "zod";
+import type { Plan } from "~/generated/prisma/enums";
+import type { Db } from "~/server/db";
+import { DomainError } from "~/server/domain-error";
+import { normalizeEmail } from "./find-account";
+import { firstFreeHandle, handleFromEmail, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH, isValidHandle } from "./handle";
+import { parsePlan } from "./plan";
+
+// better-auth's default bounds, so an account made here could also have been made by signing up.
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export interface CreateAccountInput {
+  email: string;
+  password: string;
+  /** Defaults to the handle. */
+  name?: string;
+  /** Derived from the email and made unique when absent. */
+  handle?: string;
+  plan?: string;
+}
+
+export interface CreatedAccount {
+  id: string;
+  email: string;
+  handle: string;
+  plan: Plan;
+}
+
+/**
+ * Creates an account that better-auth's email+password sign-in accepts: a `user` row and its
+ * `credential` account row holding a better-auth password hash, in one transaction.
+ */
+export async function createAccount(db: Db, input: CreateAccountInput): Promise<CreatedAccount> {
+  const email = normalizeEmail(input.email);
+  if (!z.email().safeParse(email).success) {
+    throw new DomainError("INVALID_PARAMETER", `email must be a valid email address, got "${input.email}"`);
+  }
+  if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
+    throw new DomainError("INVALID_PARAMETER", `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+  }
+  if (input.handle !== undefined && !isValidHandle(input.handle)) {
+    throw new DomainError(
+      "INVALID_PARAMETER",
+      `handle must be ${HANDLE_MIN_LENGTH} to ${HANDLE_MAX_LENGTH} characters: lowercase letters a-z, digits 0-9 and single hyphens between them`,
+    );
+  }
+  const plan = input.plan === undefined ? "free" : parsePlan(input.plan);
+  // Hashing (scrypt) takes a moment: done before the transaction opens.
+  const passwordHash = await hashPassword(input.password);
+
+  return db.$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
+      throw new DomainError("RESOURCE_CONFLICT", `an account with email ${email} already exists`);
+    }
+    const isTaken = async (handle: string) => (await tx.user.count({ where: { handle } })) > 0;
+    if (input.handle !== undefined && (await isTaken(input.handle))) {
+      throw new DomainError("RESOURCE_CONFLICT", `the handle ${input.handle} is already taken`);
+    }
+    const handle = input.handle ?? (await firstFreeHandle(handleFromEmail(email), isTaken));
+    const id = betterAuthId();
+    await tx.user.create({
+      data: {
+        id,
+        email,
+        name: input.name?.trim() || handle,
+        handle,
+        plan,
+        accounts: { create: { id: betterAuthId(), accountId: id, providerId: "credential", password: passwordHash } },
+      },
+    });
+    return { id, email, handle, plan };
+  });
+}
+
+/** Ids as better-auth generates them: 32 random characters from [a-zA-Z0-9]. */
+function betterAuthId(): string {
+  return generateRandomString(32, "a-z", "A-Z", "0-9");
+}
