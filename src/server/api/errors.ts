@@ -69,10 +69,6 @@ export function toApiError(error: unknown): ApiError {
         return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
       case "PARSE_ERROR":
         return new ApiError("INVALID_PARAMETER", "Malformed JSON body", "The request body must be valid JSON");
-      case "UNSUPPORTED_MEDIA_TYPE":
-        return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be application/json");
-      case "PAYLOAD_TOO_LARGE":
-        return new ApiError("PAYLOAD_TOO_LARGE", "Payload too large", "The request body must be at most 1 MiB");
     }
   }
   if (isDatabaseUnavailable(error)) {
@@ -83,11 +79,19 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }
 
+/** The validation message of a required field that is missing, and nothing else. */
+export function requiredMessage(field: string): string {
+  return `${field} is required`;
+}
+
 /** Input validation failure: the first issue names the parameter and its rule. */
 function invalidInput(error: ZodError): ApiError {
   const issue = error.issues[0];
   const field = issue?.path.join(".") ?? "";
   const rule = issue?.message ?? "is invalid";
+  if (field && rule === requiredMessage(field)) {
+    return new ApiError("MISSING_REQUIRED_FIELD", `Missing required field: ${field}`, rule);
+  }
   const details = field && !rule.startsWith(field) ? `${field}: ${rule}` : rule;
   return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details);
 }

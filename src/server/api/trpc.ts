@@ -30,8 +30,11 @@ export function createTRPCContext(opts: RequestContextOptions) {
 
 export type Context = ReturnType<typeof createTRPCContext>;
 
-/** Procedure metadata: the OpenAPI operation, plus the API error codes it can answer with. */
-export type Meta = OpenApiMeta<{ errors?: ApiErrorCode[] }>;
+/**
+ * Procedure metadata: the OpenAPI operation, the status of its success when not 200, and the API
+ * error codes it can answer with beyond the common ones.
+ */
+export type Meta = OpenApiMeta<{ successStatus?: number; errors?: ApiErrorCode[] }>;
 
 const t = initTRPC
   .context<Context>()

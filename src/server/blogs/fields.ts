@@ -25,8 +25,17 @@ export const blogFieldSchemas = {
   seoTitle: maxLengthString("seoTitle", 200),
   seoDescription: maxLengthString("seoDescription", 500),
   content: maxLengthString("content", 500_000),
-  isPublic: z.boolean({ error: "isPublic must be a boolean" }),
+  isPublic: strictBoolean("isPublic"),
 };
+
+/**
+ * A boolean that only accepts true and false. trpc-to-openapi switches plain z.boolean() input
+ * schemas to coercion (so "yes" would become true), mutating the schema object for every user of
+ * it; it leaves pipes alone.
+ */
+export function strictBoolean(field: string) {
+  return z.boolean({ error: `${field} must be a boolean` }).pipe(z.boolean());
+}
 
 function maxLengthString(field: string, max: number) {
   return z

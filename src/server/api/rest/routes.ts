@@ -6,15 +6,16 @@ export interface RestRoute {
   method: string;
   template: string;
   pattern: RegExp;
+  successStatus: number;
   /** The API error codes the operation can answer with beyond the common ones. */
   errors: NonNullable<Meta["errors"]>;
 }
 
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 
-function route(method: string, template: string, errors: RestRoute["errors"] = []): RestRoute {
+function route(method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
   const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
-  return { method, template, pattern, errors };
+  return { method, template, pattern, successStatus: meta.successStatus ?? 200, errors: meta.errors ?? [] };
 }
 
 /** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */
@@ -22,7 +23,7 @@ export const REST_ROUTES: RestRoute[] = [
   route("GET", OPENAPI_DOCUMENT_PATH),
   ...Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap((procedure) => {
     const meta = procedure._def.meta;
-    return meta?.openapi ? [route(meta.openapi.method, meta.openapi.path, meta.errors)] : [];
+    return meta?.openapi ? [route(meta.openapi.method, meta.openapi.path, meta)] : [];
   }),
 ];
 

@@ -1,6 +1,17 @@
 import { createTRPCRouter } from "../../trpc";
+import { createBlogProcedure } from "./create-blog";
+import { deleteBlogProcedure } from "./delete-blog";
+import { getBlogProcedure } from "./get-blog";
+import { getBlogBySlugProcedure } from "./get-blog-by-slug";
 import { listBlogsProcedure } from "./list-blogs";
+import { patchBlogProcedure, putBlogProcedure } from "./update-blog";
 
 export const blogsRouter = createTRPCRouter({
   list: listBlogsProcedure,
+  get: getBlogProcedure,
+  getBySlug: getBlogBySlugProcedure,
+  create: createBlogProcedure,
+  update: putBlogProcedure,
+  patch: patchBlogProcedure,
+  delete: deleteBlogProcedure,
 });

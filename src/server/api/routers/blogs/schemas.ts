@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { blogFieldSchemas, strictBoolean } from "~/server/blogs/fields";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
+import { requiredMessage } from "../../errors";
 import { booleanParam, calendarDateParam, integerParam } from "../../query-params";
 
 /** The API's contract for blogs: request and response schemas, as the OpenAPI document shows them. */
@@ -46,3 +48,49 @@ export const listBlogsInput = z.object({
 });
 
 export const listBlogsOutput = successEnvelope(z.object({ blogs: z.array(blogSchema), pagination: paginationSchema }));
+
+const writableFields = {
+  blogSlug: blogFieldSchemas.blogSlug.optional().meta({ description: "Derived from the title when absent on create" }),
+  description: blogFieldSchemas.description.optional(),
+  content: blogFieldSchemas.content.optional().meta({ description: "Markdown body" }),
+  isPublic: blogFieldSchemas.isPublic.optional().meta({ description: "Defaults to false on create" }),
+  seoTitle: blogFieldSchemas.seoTitle.optional(),
+  seoDescription: blogFieldSchemas.seoDescription.optional(),
+};
+
+export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
+
+/** Read-only fields may be sent back as read: equal values are ignored, others refused. */
+const readOnlyFields = {
+  id: z.string({ error: "id must be a string" }).optional().meta({ description: "Read-only" }),
+  createdAt: z.string({ error: "createdAt must be a string" }).optional().meta({ description: "Read-only" }),
+  updatedAt: z.string({ error: "updatedAt must be a string" }).optional().meta({ description: "Read-only" }),
+  allowApiAccess: strictBoolean("allowApiAccess")
+    .optional()
+    .meta({ description: "Read-only: changed only in the dashboard; true for every blog the API sees" }),
+};
+
+export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typeof readOnlyFields)[K]> };
+
+export const blogIdParams = { blogId: z.string().min(1).meta({ description: "The blog's id" }) };
+
+export const createBlogInput = z.object({
+  title: z
+    .string({ error: (issue) => (issue.input == null ? requiredMessage("title") : "title must be a string") })
+    .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
+    .pipe(blogFieldSchemas.title)
+    .meta({ description: "1 to 200 characters after trimming" }),
+  ...writableFields,
+  ...readOnlyFields,
+});
+
+export const updateBlogInput = z.object({
+  ...blogIdParams,
+  title: blogFieldSchemas.title.optional(),
+  ...writableFields,
+  ...readOnlyFields,
+});
+
+export const blogOutput = successEnvelope(z.object({ blog: blogSchema }));
+
+export const deleteBlogOutput = successEnvelope(z.object({ id: z.string(), deleted: z.literal(true) }));

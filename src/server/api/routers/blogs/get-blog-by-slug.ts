@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { findApiBlog } from "~/server/blogs/find-blog";
+import { apiKeyProcedure } from "../../trpc";
+import { blogOutput } from "./schemas";
+
+export const getBlogBySlugProcedure = apiKeyProcedure("read:blogs")
+  .meta({
+    openapi: { method: "GET", path: "/blogs/slug/{blogSlug}", tags: ["Blogs"], summary: "Get a blog by slug" },
+    errors: ["RESOURCE_NOT_FOUND"],
+  })
+  .input(z.object({ blogSlug: z.string().min(1).meta({ description: "The blog's slug" }) }))
+  .output(blogOutput)
+  .query(async ({ ctx, input }) => {
+    const blog = await findApiBlog(ctx.db, ctx.apiKey.accountId, { blogSlug: input.blogSlug });
+    return { success: true as const, data: { blog } };
+  });

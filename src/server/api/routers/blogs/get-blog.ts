@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { findApiBlog } from "~/server/blogs/find-blog";
+import { apiKeyProcedure } from "../../trpc";
+import { blogIdParams, blogOutput } from "./schemas";
+
+export const getBlogProcedure = apiKeyProcedure("read:blogs")
+  .meta({
+    openapi: { method: "GET", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Get a blog by id" },
+    errors: ["RESOURCE_NOT_FOUND"],
+  })
+  .input(z.object(blogIdParams))
+  .output(blogOutput)
+  .query(async ({ ctx, input }) => {
+    const blog = await findApiBlog(ctx.db, ctx.apiKey.accountId, { id: input.blogId });
+    return { success: true as const, data: { blog } };
+  });

@@ -1,0 +1,41 @@
+import { findApiBlog } from "~/server/blogs/find-blog";
+import { updateBlog } from "~/server/blogs/update-blog";
+import { ApiError } from "../../errors";
+import { apiKeyProcedure, type Meta } from "../../trpc";
+import { assertReadOnlyFieldsUnchanged } from "./read-only-fields";
+import { blogOutput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
+
+/** PUT and PATCH are the same partial update: only the fields sent change. */
+function updateBlogProcedure(method: "PUT" | "PATCH") {
+  const meta: Meta = {
+    openapi: {
+      method,
+      path: "/blogs/{blogId}",
+      tags: ["Blogs"],
+      summary: method === "PUT" ? "Update a blog" : "Update a blog (same as PUT)",
+      description:
+        "Partial update: only the fields sent change, and updatedAt advances. Read-only fields (id, createdAt, " +
+        "updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400.",
+    },
+    errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
+  };
+  return apiKeyProcedure("write:blogs")
+    .meta(meta)
+    .input(updateBlogInput)
+    .output(blogOutput)
+    .mutation(async ({ ctx, input }) => {
+      const { blogId, id, createdAt, updatedAt, allowApiAccess, ...changes } = input;
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
+      }
+      const readOnly = { id, createdAt, updatedAt, allowApiAccess };
+      if (Object.values(readOnly).some((value) => value !== undefined)) {
+        assertReadOnlyFieldsUnchanged(readOnly, await findApiBlog(ctx.db, ctx.apiKey.accountId, { id: blogId }));
+      }
+      const blog = await updateBlog(ctx.db, ctx.apiKey.accountId, blogId, changes);
+      return { success: true as const, data: { blog } };
+    });
+}
+
+export const putBlogProcedure = updateBlogProcedure("PUT");
+export const patchBlogProcedure = updateBlogProcedure("PATCH");
