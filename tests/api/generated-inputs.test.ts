@@ -12,7 +12,7 @@ let blogId: string;
 
 beforeAll(async () => {
   account = await createTestAccount();
-  [blogId] = await seedBlogs(account.id, [{ title: "Target", blogSlug: "target" }, { title: "Other" }]);
+  blogId = (await seedBlogs(account.id, [{ title: "Target", blogSlug: "target" }, { title: "Other" }]))[0]!;
 });
 
 const snapshot = async () =>

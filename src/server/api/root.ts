@@ -1,9 +1,11 @@
+import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
 export const appRouter = createTRPCRouter({
   blogs: blogsRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,8 +14,11 @@ export interface NewBlog {
   seoDescription?: string;
 }
 
-/** Attempts at a derived slug when concurrent creates keep taking the one just found free. */
-const DERIVED_SLUG_ATTEMPTS = 5;
+/**
+ * Attempts at a derived slug: each round of concurrent creates of one title lets at least one of
+ * them through, so N simultaneous creates need at most N rounds.
+ */
+const DERIVED_SLUG_ATTEMPTS = 50;
 
 /**
  * Creates a blog reachable over the API (allowApiAccess true). An explicit slug the account
@@ -42,7 +45,8 @@ export async function createBlog(db: Db, accountId: string, blog: NewBlog): Prom
     try {
       return toBlogView(await insert(slug));
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt === DERIVED_SLUG_ATTEMPTS) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      if (attempt === DERIVED_SLUG_ATTEMPTS) throw slugConflict(slug);
     }
   }
 }

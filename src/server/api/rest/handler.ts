@@ -3,11 +3,14 @@ import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
 import { getDb } from "~/server/db";
 import { authenticateApiKey } from "~/server/keys/authenticate";
+import { recordApiRequest } from "~/server/usage/record-request";
+import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { requestApiKey } from "../middleware/api-key";
 import { reportAccountRate } from "../middleware/rate-limit";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { openApiDocument } from "./openapi";
-import { matchRoute, OPENAPI_DOCUMENT_PATH } from "./routes";
+import { carriesBody, withCheckedBody } from "./request-body";
+import { matchRoute, OPENAPI_DOCUMENT_PATH, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -54,19 +57,37 @@ export async function handleApiRequest(req: Request, { afterResponse }: ApiReque
     return Response.json(openApiDocument(publicOrigin(req, url)), { headers: resHeaders });
   }
 
-  let failure: unknown;
+  if (carriesBody(req.method)) {
+    try {
+      req = await withCheckedBody(req);
+    } catch (error) {
+      return errorResponse(toApiError(error), resHeaders);
+    }
+  }
   const outcome: RequestContextOptions["outcome"] = {};
+  const response = await callProcedure(req, match.route, { headers: req.headers, url, resHeaders, afterResponse, outcome });
+  const { apiKey } = outcome;
+  if (apiKey) {
+    const record = { accountId: apiKey.accountId, keyId: apiKey.id, method: req.method, path: match.route.template };
+    afterResponse(trackUsageWrite(apiKey.accountId, () => recordApiRequest(getDb(), { ...record, status: response.status, at: new Date() })));
+  }
+  return response;
+}
+
+/** Runs the request's procedure through trpc-to-openapi; any failure becomes the spec's error envelope. */
+async function callProcedure(req: Request, route: RestRoute, context: RequestContextOptions): Promise<Response> {
+  let failure: unknown;
   const response = await createOpenApiFetchHandler({
     endpoint: API_PREFIX,
     router: appRouter,
     req,
-    createContext: () => createTRPCContext({ headers: req.headers, url, resHeaders, afterResponse, outcome }),
+    createContext: () => createTRPCContext(context),
     onError: ({ error }) => {
       failure = error;
     },
   });
-  if (failure !== undefined) return errorResponse(toApiError(failure), resHeaders);
-  return new Response(response.body, { status: response.status, headers: mergeHeaders(resHeaders, response.headers) });
+  if (failure !== undefined) return errorResponse(toApiError(failure), context.resHeaders);
+  return new Response(response.body, { status: route.successStatus, headers: mergeHeaders(context.resHeaders, response.headers) });
 }
 
 /**

@@ -1,0 +1,6 @@
+import { createTRPCRouter } from "../../trpc";
+import { getAnalyticsProcedure } from "./get-analytics";
+
+export const analyticsRouter = createTRPCRouter({
+  get: getAnalyticsProcedure,
+});
