@@ -1,0 +1,59 @@
+/**
+ * `npm run dev` / `npm start`: runs Next.js on DATABASE_URL, or, when it is unset, on embedded
+ * PostgreSQL (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending
+ * migrations are applied first either way.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
+import { applyMigrations } from "../src/server/db/migrate";
+import { waitUntilServing } from "./lib/next-server";
+
+const mode = process.argv[2] === "start" ? "start" : "dev";
+const port = process.env.PORT ?? "3000";
+const dataDir = process.env.DATA_DIR ?? ".data";
+
+let embedded: EmbeddedPostgres | undefined;
+let databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) {
+  embedded = await startEmbeddedPostgres({ dataDir: join(dataDir, "pglite") });
+  databaseUrl = embedded.url;
+  console.log(`Embedded PostgreSQL (PGlite) serving ${join(dataDir, "pglite")} at ${databaseUrl}`);
+}
+process.env.DATABASE_URL = databaseUrl;
+
+const { applied } = await applyMigrations(databaseUrl);
+console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date");
+
+// Imported after DATABASE_URL is set: the app's modules read the environment when loaded.
+const demo = embedded ? await (await import("../src/server/demo/seed-demo")).ensureDemoAccount(dataDir) : undefined;
+
+const next = spawn("npx", ["--no-install", "next", mode, "--port", port], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    // PGlite has a single session: a small pool keeps requests from queueing on dead sockets.
+    ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4" }),
+  },
+});
+
+async function shutdown(code: number) {
+  next.kill("SIGTERM");
+  await embedded?.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+next.on("exit", (code) => void shutdown(code ?? 0));
+
+const baseUrl = `http://localhost:${port}`;
+await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, next, 10 * 60_000);
+console.log(`\nBlog Manager is running at ${baseUrl}`);
+console.log(`API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
+if (demo) {
+  console.log(`Demo login: ${demo.email} / ${demo.password}`);
+  console.log(`Demo API key (all permissions): ${demo.apiKey}`);
+  console.log(`Try it:\n  curl -s -H "x-api-key: ${demo.apiKey}" "${baseUrl}/api/v1/blogs?limit=5"\n`);
+}
+

@@ -1,0 +1,84 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createAccount } from "~/server/accounts/create-account";
+import { importBlogs } from "~/server/blogs/import-blogs";
+import { getDb } from "~/server/db";
+import { createApiKey } from "~/server/keys/create-api-key";
+import { PERMISSIONS } from "~/server/keys/permissions";
+
+export interface DemoAccount {
+  email: string;
+  password: string;
+  apiKey: string;
+}
+
+const DEMO = { email: "demo@example.com", password: "demo-password", handle: "demo", name: "Demo Owner" };
+
+const DEMO_BLOGS = [
+  {
+    title: "Welcome to Blog Manager",
+    description: "What this demo account holds and how to reach it over the API.",
+    content: "# Welcome\n\nThis blog is **public** and has API access, so `GET /api/v1/blogs` lists it.",
+    isPublic: true,
+    allowApiAccess: true,
+    seoTitle: "Welcome | Blog Manager demo",
+    seoDescription: "A tour of the Blog Manager demo account.",
+  },
+  {
+    title: "Release notes",
+    description: "A public blog with API access.",
+    content: "## 1.0\n\n- Blogs over REST\n- API keys with permissions",
+    isPublic: true,
+    allowApiAccess: true,
+  },
+  {
+    title: "Drafts in progress",
+    description: "Not public, but the API can read it.",
+    content: "Work in progress.",
+    isPublic: false,
+    allowApiAccess: true,
+  },
+  {
+    title: "Internal notes",
+    description: "Neither public nor reachable over the API: the API never lists it.",
+    content: "Private.",
+    isPublic: false,
+    allowApiAccess: false,
+  },
+  {
+    title: "Public, dashboard only",
+    description: "Public on the web, but API access is off.",
+    content: "Read me in the browser.",
+    isPublic: true,
+    allowApiAccess: false,
+  },
+];
+
+/**
+ * The demo account of embedded runs, created on first run: a handful of blogs (some public, some
+ * not, some without API access) and a key with every permission. Only the key's hash is in the
+ * database, so the key itself is kept in DATA_DIR/demo.json to be shown on every start.
+ */
+export async function ensureDemoAccount(dataDir: string): Promise<DemoAccount> {
+  const file = join(dataDir, "demo.json");
+  const saved = await readFile(file, "utf8").then((text) => JSON.parse(text) as DemoAccount, () => null);
+  const db = getDb();
+  if (saved && (await db.user.findUnique({ where: { email: saved.email } }))) return saved;
+
+  const account = await createAccount(db, { ...DEMO, plan: "pro" });
+  const day = 24 * 60 * 60 * 1000;
+  await importBlogs(db, {
+    accountId: account.id,
+    blogs: DEMO_BLOGS.map((blog, i) => ({ ...blog, createdAt: new Date(Date.now() - (DEMO_BLOGS.length - i) * day).toISOString() })),
+  });
+  const { key } = await createApiKey(db, {
+    accountId: account.id,
+    name: "Demo key",
+    description: "Created on first run with every permission",
+    permissions: [...PERMISSIONS],
+  });
+  const demo = { email: DEMO.email, password: DEMO.password, apiKey: key };
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify(demo, null, 2));
+  return demo;
+}
