@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
+import { NEXT_BIN } from "./lib/next-bin";
 import { waitUntilServing } from "./lib/next-server";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
@@ -28,7 +29,7 @@ console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Data
 // Imported after DATABASE_URL is set: the app's modules read the environment when loaded.
 const demo = embedded ? await (await import("../src/server/demo/seed-demo")).ensureDemoAccount(dataDir) : undefined;
 
-const next = spawn("npx", ["--no-install", "next", mode, "--port", port], {
+const next = spawn(process.execPath, [NEXT_BIN, mode, "--port", port], {
   stdio: "inherit",
   env: {
     ...process.env,

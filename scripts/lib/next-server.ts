@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
   baseUrl: string;
@@ -10,14 +11,12 @@ export interface RunningServer {
 export async function startNextServer(env: NodeJS.ProcessEnv, { quiet = false } = {}): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn("npx", ["--no-install", "next", "start", "--port", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port)], {
     env: { ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
-    detached: true,
   });
   const stop = () => {
-    // npx starts next in a child of its own: end the whole process group.
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    if (child.exitCode === null) child.kill("SIGTERM");
   };
   try {
     await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, child);
