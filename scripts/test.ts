@@ -5,28 +5,13 @@
  * (browser tests) against that server. REDIS_URL, when set, is used by the server and the tests.
  */
 import { spawn } from "node:child_process";
-import pg from "pg";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
 import { startNextServer, type RunningServer } from "./lib/next-server";
+import { createScratchDatabase } from "./lib/scratch-database";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
-const serverUrl = process.env.DATABASE_URL;
-let embedded: EmbeddedPostgres | undefined;
-let databaseUrl: string;
-let dropDatabase = async () => {};
-
-if (serverUrl) {
-  const name = `blogmgr_test_${Date.now()}_${process.pid}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  dropDatabase = () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-} else {
-  embedded = await startEmbeddedPostgres({ dataDir: "memory://" });
-  databaseUrl = embedded.url;
-}
+const database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_test");
+const databaseUrl = database.url;
 console.log(`[test] database ${databaseUrl}; rate limits ${process.env.REDIS_URL ? `on ${process.env.REDIS_URL}` : "in process"}`);
 
 let server: RunningServer | undefined;
@@ -44,20 +29,9 @@ try {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   server?.stop();
-  await embedded?.stop();
-  await dropDatabase();
+  await database.drop();
 }
 process.exit(exitCode);
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {

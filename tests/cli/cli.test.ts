@@ -8,11 +8,10 @@ import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScratchDatabase } from "../../scripts/lib/scratch-database";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
-import { startEmbeddedPostgres } from "~/server/db/embedded";
 import { applyMigrations } from "~/server/db/migrate";
 import { createApiKey } from "~/server/keys/create-api-key";
 
@@ -30,7 +29,7 @@ let tempDir: string;
 const run = randomBytes(4).toString("hex");
 
 beforeAll(async () => {
-  ({ url: databaseUrl, drop: dropDatabase } = await scratchDatabase());
+  ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_cli"));
   await applyMigrations(databaseUrl);
   db = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
   tempDir = await mkdtemp(join(tmpdir(), "blogmgr-cli-"));
@@ -41,30 +40,6 @@ afterAll(async () => {
   await dropDatabase?.();
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
 });
-
-/** A new database on DATABASE_URL's server; without one, an in-memory embedded PostgreSQL. */
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres({ dataDir: "memory://" });
-    return { url: embedded.url, drop: () => embedded.stop() };
-  }
-  const name = `blogmgr_cli_${run}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {

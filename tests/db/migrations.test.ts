@@ -1,12 +1,10 @@
 // The migrations folder is the schema's history: it must reproduce schema.prisma exactly, and
 // applying it must behave like `prisma migrate deploy` (same bookkeeping in _prisma_migrations).
-import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres } from "~/server/db/embedded";
+import { createScratchDatabase, query, type ScratchDatabase } from "../../scripts/lib/scratch-database";
 import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR, SCHEMA_PATH } from "~/server/db/migrate";
 
 describe("prisma/migrations and schema.prisma", () => {
@@ -23,11 +21,11 @@ describe("prisma/migrations and schema.prisma", () => {
 });
 
 describe("applyMigrations on a fresh database", () => {
-  let database: { url: string; drop(): Promise<void> };
+  let database: ScratchDatabase;
   let migrationNames: string[];
 
   beforeAll(async () => {
-    database = await freshDatabase();
+    database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_mig");
     const entries = await readdir(MIGRATIONS_DIR, { withFileTypes: true });
     migrationNames = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   });
@@ -80,36 +78,3 @@ describe("applyMigrations on a fresh database", () => {
   });
 });
 
-/**
- * A temporary database on DATABASE_URL's server, else (or when DATABASE_URL is itself embedded
- * PGlite, which serves one database whatever the name) an embedded PGlite in a temporary directory.
- */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl && !(await query<{ version: string }>(serverUrl, "SELECT version()"))[0]?.version.includes("PGlite")) {
-    const name = `blogmgr_mig_${randomBytes(6).toString("hex")}`;
-    await query(serverUrl, `CREATE DATABASE ${name}`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { url: url.href, drop: () => query(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => {}) };
-  }
-  const dir = await mkdtemp(join(tmpdir(), "blogmgr-mig-"));
-  const embedded = await startEmbeddedPostgres({ dataDir: join(dir, "pglite") });
-  return {
-    url: embedded.url,
-    drop: async () => {
-      await embedded.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function query<Row>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
