@@ -15,16 +15,30 @@ const schema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   /** Where embedded PostgreSQL keeps its data when DATABASE_URL is unset. */
   DATA_DIR: z.string().default(".data"),
+  /** Signs session cookies (better-auth): required in production, a fixed value in development. */
+  BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  /** The app's public origin for sign-in; inferred from each request when unset. */
+  BETTER_AUTH_URL: z.url().optional(),
 });
 
-export type Env = z.infer<typeof schema>;
+/** Development and test only: a production server refuses to start without its own secret. */
+const DEV_AUTH_SECRET = "blogmgr-development-secret-not-for-production-use";
+
+export type Env = z.infer<typeof schema> & { BETTER_AUTH_SECRET: string };
 
 function readEnv(): Env {
-  const parsed = schema.safeParse(process.env);
+  // A variable set to "" (as deployment dashboards and `FOO= cmd` leave them) counts as unset.
+  const given = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== ""));
+  const parsed = schema.safeParse(given);
   if (!parsed.success) {
     throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   }
-  return parsed.data;
+  const data = parsed.data;
+  // `next build` runs in production mode without the runtime's secrets.
+  if (data.NODE_ENV === "production" && !data.BETTER_AUTH_SECRET && process.env.NEXT_PHASE !== "phase-production-build") {
+    throw new Error("Invalid environment:\nBETTER_AUTH_SECRET is required in production (at least 32 characters)");
+  }
+  return { ...data, BETTER_AUTH_SECRET: data.BETTER_AUTH_SECRET ?? DEV_AUTH_SECRET };
 }
 
 export const env = readEnv();
