@@ -13,12 +13,17 @@ describe("the /api/v1 surface (decisions.md 4)", () => {
     expectError(await call(path, { key: account.key }), 404, "RESOURCE_NOT_FOUND");
   });
 
-  it("reports the account's rate-limit state on a 404 or 405 without consuming it", async () => {
+  it("reports the account's rate-limit state on answers given before any procedure, without consuming it", async () => {
     const before = rateLimitHeaders(await call("/blogs", { key: account.key }));
-    const notFound = rateLimitHeaders(await call("/nope", { key: account.key }));
-    const notAllowed = rateLimitHeaders(await call("/blogs", { key: account.key, method: "DELETE" }));
-    expect(notFound).toEqual({ ...before, remaining: before.remaining });
-    expect(notAllowed).toEqual(notFound);
+    const answers = [
+      await call("/nope", { key: account.key }),
+      await call("/blogs", { key: account.key, method: "DELETE" }),
+      await call("/blogs", { key: account.key, method: "POST", body: "{}", headers: { "content-type": "text/plain" } }),
+      await call("/blogs", { key: account.key, method: "POST", body: "{", headers: { "content-type": "application/json" } }),
+      await call("/openapi.json", { key: account.key }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([404, 405, 415, 400, 200]);
+    for (const answer of answers) expect(rateLimitHeaders(answer)).toEqual(before);
   });
 
   it("answers a known path with the wrong method with 405 and Allow", async () => {
