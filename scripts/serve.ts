@@ -4,7 +4,9 @@
  * migrations are applied first either way.
  */
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
 import { NEXT_BIN } from "./lib/next-bin";
@@ -22,6 +24,11 @@ if (!databaseUrl) {
   console.log(`Embedded PostgreSQL (PGlite) serving ${join(dataDir, "pglite")} at ${databaseUrl}`);
 }
 process.env.DATABASE_URL = databaseUrl;
+
+// A production server keeps dashboard sessions across restarts with a secret of its own.
+if (mode === "start" && !process.env.BETTER_AUTH_SECRET) {
+  process.env.BETTER_AUTH_SECRET = await persistedSecret(join(dataDir, "auth-secret"));
+}
 
 const { applied } = await applyMigrations(databaseUrl);
 console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date");
@@ -58,3 +65,11 @@ if (demo) {
   console.log(`Try it:\n  curl -s -H "x-api-key: ${demo.apiKey}" "${baseUrl}/api/v1/blogs?limit=5"\n`);
 }
 
+async function persistedSecret(file: string): Promise<string> {
+  const saved = await readFile(file, "utf8").catch(() => "");
+  if (saved.trim()) return saved.trim();
+  const secret = randomBytes(32).toString("hex");
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}

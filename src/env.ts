@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -15,13 +16,13 @@ const schema = z.object({
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   /** Where embedded PostgreSQL keeps its data when DATABASE_URL is unset. */
   DATA_DIR: z.string().default(".data"),
-  /** Signs session cookies (better-auth): required in production, a fixed value in development. */
+  /** Signs dashboard session cookies (better-auth); see fallbackAuthSecret when unset. */
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   /** The app's public origin for sign-in; inferred from each request when unset. */
   BETTER_AUTH_URL: z.url().optional(),
 });
 
-/** Development and test only: a production server refuses to start without its own secret. */
+/** Development and test only. */
 const DEV_AUTH_SECRET = "blogmgr-development-secret-not-for-production-use";
 
 export type Env = z.infer<typeof schema> & { BETTER_AUTH_SECRET: string };
@@ -34,11 +35,20 @@ function readEnv(): Env {
     throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   }
   const data = parsed.data;
-  // `next build` runs in production mode without the runtime's secrets.
-  if (data.NODE_ENV === "production" && !data.BETTER_AUTH_SECRET && process.env.NEXT_PHASE !== "phase-production-build") {
-    throw new Error("Invalid environment:\nBETTER_AUTH_SECRET is required in production (at least 32 characters)");
+  return { ...data, BETTER_AUTH_SECRET: data.BETTER_AUTH_SECRET ?? fallbackAuthSecret(data.NODE_ENV) };
+}
+
+/**
+ * Without BETTER_AUTH_SECRET, development uses a fixed secret; production uses a random one of
+ * this process (dashboard sessions end with it) and says so, rather than refusing to serve: the
+ * API does not depend on it. `npm start` persists one under DATA_DIR; Vercel needs it set.
+ */
+function fallbackAuthSecret(nodeEnv: Env["NODE_ENV"]): string {
+  if (nodeEnv !== "production") return DEV_AUTH_SECRET;
+  if (process.env.NEXT_PHASE !== "phase-production-build") {
+    console.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
   }
-  return { ...data, BETTER_AUTH_SECRET: data.BETTER_AUTH_SECRET ?? DEV_AUTH_SECRET };
+  return randomBytes(32).toString("hex");
 }
 
 export const env = readEnv();
