@@ -72,7 +72,8 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.servers[0].url).toBe(`${apiBaseUrl()}/api/v1`);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["ApiKeyHeader", "ApiKeyQuery", "BearerAuth"]);
     const list = doc.paths["/blogs"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["from", "limit", "page", "public", "to"]);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "to"]);
+    expect(doc.components.schemas.Pagination.required).toContain("nextCursor");
     const limit = list.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
     expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "403", "429", "500", "503"]);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
+import { call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 import { expectError, expectSuccess } from "./expect";
 
 const day = (date: string, hour = 12) => new Date(`${date}T${String(hour).padStart(2, "0")}:00:00Z`);
@@ -36,7 +36,9 @@ describe("GET /api/v1/blogs", () => {
   it("returns the caller's API-visible blogs, newest first, with the spec's defaults", async () => {
     const data = expectSuccess(await list());
     expect(Object.keys(data).sort()).toEqual(["blogs", "pagination"]);
-    expect(data.pagination).toEqual({ page: 1, limit: 10, total: 23, totalPages: 3, hasNext: true, hasPrev: false });
+    expect(data.pagination).toEqual({
+      page: 1, limit: 10, total: 23, totalPages: 3, hasNext: true, hasPrev: false, nextCursor: expect.any(String),
+    });
     expect(data.blogs.map((b: { id: string }) => b.id)).toEqual(visibleIds.slice(0, 10));
   });
 
@@ -79,14 +81,71 @@ describe("GET /api/v1/blogs", () => {
     expect(seen).toEqual(visibleIds);
   });
 
+  it("walks every page with nextCursor, each page equal to the same page by number", async () => {
+    for (const query of ["?limit=7", "?limit=4&public=false", "?limit=2&from=2025-03-05&to=2025-03-12"]) {
+      const seen: string[] = [];
+      let data = expectSuccess(await list(query));
+      for (;;) {
+        const byNumber = expectSuccess(await list(`${query}&page=${data.pagination.page}`));
+        expect(data).toEqual(byNumber);
+        seen.push(...data.blogs.map((b: { id: string }) => b.id));
+        if (!data.pagination.hasNext) break;
+        // The cursor carries the query: it is enough on its own.
+        data = expectSuccess(await list(`?cursor=${data.pagination.nextCursor}`));
+      }
+      expect(data.pagination.nextCursor).toBeNull();
+      expect(data.pagination.page).toBe(data.pagination.totalPages);
+      const all = expectSuccess(await list(`${query}&page=1`.replace(/limit=\d+/, "limit=50")));
+      expect(seen).toEqual(all.blogs.map((b: { id: string }) => b.id));
+    }
+  });
+
+  it("accepts the cursor's own parameters repeated, and refuses changed ones naming the cursor", async () => {
+    const cursor = expectSuccess(await list("?limit=5&public=false")).pagination.nextCursor;
+    expect(expectSuccess(await list(`?cursor=${cursor}&limit=5&public=false&page=2`)).pagination).toMatchObject({ page: 2, limit: 5, total: 15 });
+    for (const changed of ["limit=6", "page=3", "public=true", "from=2025-03-01"]) {
+      const error = expectError(await list(`?cursor=${cursor}&${changed}`), 400, "INVALID_PARAMETER");
+      expect(error.message).toBe("Invalid parameter: cursor");
+      expect(error.details).toContain(changed.split("=")[0]);
+    }
+  });
+
+  it.each(["", "abc", "!!!", "WzEsIngiXQ", Buffer.from('[1,"2025-03-01T12:00:00.000Z","x",1,10,null,null,null]').toString("base64url")])(
+    "rejects cursor=%j",
+    async (cursor) => {
+      const error = expectError(await list(`?cursor=${encodeURIComponent(cursor)}`), 400, "INVALID_PARAMETER");
+      expect(error.details).toBe("cursor must be a pagination.nextCursor returned by this endpoint");
+    },
+  );
+
+  it("keeps totals exact through later writes (per-day counters kept by triggers)", async () => {
+    const counted = await createTestAccount();
+    const ids = await seedBlogs(counted.id, [
+      { isPublic: true, createdAt: day("2025-05-01") },
+      { isPublic: false, createdAt: day("2025-05-01") },
+      { isPublic: false, createdAt: day("2025-05-02") },
+      { allowApiAccess: false, createdAt: day("2025-05-02") },
+    ]);
+    const totals = async () =>
+      Promise.all(["", "?public=true", "?from=2025-05-02", "?to=2025-05-01&public=false"].map(async (q) => expectSuccess(await list(q, counted.key)).pagination.total));
+    expect(await totals()).toEqual([3, 1, 1, 1]);
+    await db().blog.update({ where: { id: ids[3]! }, data: { allowApiAccess: true, isPublic: true } });
+    await db().blog.update({ where: { id: ids[0]! }, data: { createdAt: day("2025-05-02") } });
+    await db().blog.delete({ where: { id: ids[1]! } });
+    expect(await totals()).toEqual([3, 2, 3, 0]);
+  });
+
   it("answers a page past the last with an empty list", async () => {
     const data = expectSuccess(await list("?page=99&limit=10"));
-    expect(data).toEqual({ blogs: [], pagination: { page: 99, limit: 10, total: 23, totalPages: 3, hasNext: false, hasPrev: true } });
+    expect(data).toEqual({
+      blogs: [],
+      pagination: { page: 99, limit: 10, total: 23, totalPages: 3, hasNext: false, hasPrev: true, nextCursor: null },
+    });
   });
 
   it("reports zero pages for an account without blogs", async () => {
     expect(expectSuccess(await list("", empty.key)).pagination).toEqual({
-      page: 1, limit: 10, total: 0, totalPages: 0, hasNext: false, hasPrev: false,
+      page: 1, limit: 10, total: 0, totalPages: 0, hasNext: false, hasPrev: false, nextCursor: null,
     });
   });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { parseCalendarDate } from "~/server/calendar-date";
 
 /**
@@ -56,4 +57,21 @@ export function calendarDateParam(name: string) {
       return date;
     })
     .meta({ override: { type: "string", format: "date", example: "2026-01-31" } });
+}
+
+export function blogCursorParam(name: string) {
+  const rule = `${name} must be a pagination.nextCursor returned by this endpoint`;
+  return z
+    .string({ error: rule })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const cursor = decodeBlogCursor(value);
+      if (!cursor) {
+        ctx.addIssue({ code: "custom", message: rule });
+        return z.NEVER;
+      }
+      return cursor;
+    })
+    .meta({ override: { type: "string" } });
 }

@@ -1,7 +1,9 @@
 import type { Db } from "~/server/db";
-import { endOfDay } from "~/server/calendar-date";
+import { formatCalendarDate } from "~/server/calendar-date";
+import { listBlogsSql, type ListBlogsRow } from "~/server/hot-path-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
-import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
+import { encodeBlogCursor, type BlogCursor } from "./blog-cursor";
+import { toBlogView, type BlogView } from "./blog-view";
 
 export interface ListBlogsQuery {
   accountId: string;
@@ -12,25 +14,48 @@ export interface ListBlogsQuery {
   /** Inclusive whole UTC days: blogs created from the start of `from` to the end of `to`. */
   from?: Date;
   to?: Date;
+  /**
+   * Keyset position of page `page` (from a previous response's nextCursor): the page is read
+   * from there instead of skipping (page - 1) * limit blogs.
+   */
+  after?: Pick<BlogCursor, "createdAt" | "id">;
 }
 
-/** The account's API-visible blogs, newest first (ties by id), one page and the exact total. */
-export async function listBlogs(db: Db, query: ListBlogsQuery): Promise<{ blogs: BlogView[]; pagination: Pagination }> {
-  const where = {
-    userId: query.accountId,
-    allowApiAccess: true,
+/** Pagination plus the cursor of the next page (null when there is none). */
+export type ListPagination = Pagination & { nextCursor: string | null };
+
+/**
+ * The account's API-visible blogs, newest first (ties by id), one page and the exact total, in a
+ * single statement: the total is summed from the per-day counters kept by triggers, never counted
+ * over the blogs.
+ */
+export async function listBlogs(db: Db, query: ListBlogsQuery): Promise<{ blogs: BlogView[]; pagination: ListPagination }> {
+  const { text, values } = listBlogsSql({
+    accountId: query.accountId,
+    limit: query.limit,
+    offset: query.after ? 0 : pageOffset(query.page, query.limit),
     isPublic: query.isPublic,
-    createdAt: { gte: query.from, lt: query.to && endOfDay(query.to) },
-  };
-  const [rows, total] = await Promise.all([
-    db.blog.findMany({
-      where,
-      select: BLOG_VIEW_COLUMNS,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: pageOffset(query.page, query.limit),
-      take: query.limit,
-    }),
-    db.blog.count({ where }),
-  ]);
-  return { blogs: rows.map(toBlogView), pagination: paginate(query.page, query.limit, total) };
+    fromDay: query.from && formatCalendarDate(query.from),
+    toDay: query.to && formatCalendarDate(query.to),
+    after: query.after,
+  });
+  const rows = await db.$queryRawUnsafe<ListBlogsRow[]>(text, ...values);
+  const total = rows[0]?.total ?? 0;
+  const blogs: BlogView[] = [];
+  for (const row of rows) if (row.id !== null) blogs.push(toBlogView(row));
+  const pagination = paginate(query.page, query.limit, total);
+  const last = rows.at(-1);
+  const nextCursor =
+    pagination.hasNext && last && last.id !== null
+      ? encodeBlogCursor({
+          createdAt: last.createdAt,
+          id: last.id,
+          page: query.page + 1,
+          limit: query.limit,
+          isPublic: query.isPublic,
+          from: query.from,
+          to: query.to,
+        })
+      : null;
+  return { blogs, pagination: { ...pagination, nextCursor } };
 }

@@ -134,6 +134,12 @@ class EngineAdapterFactory extends PrismaPg {
 
   override async connect() {
     const adapter = withCharColumns(await super.connect());
+    // adapter-pg 7.10.1 splits a script on every ";" and runs the pieces one by one, which breaks
+    // dollar-quoted bodies (trigger functions). Like the native engine, send the script whole: one
+    // simple-protocol query, which PostgreSQL runs as one implicit transaction.
+    adapter.executeScript = async (script) => {
+      await adapter.underlyingDriver().query(script).catch((error: unknown) => adapter["onError"](error));
+    };
     // The engine disposes the shadow database's adapter itself, not the main one (whose pg pool
     // would keep the process alive); pg throws when a pool is ended twice: dispose each once.
     const dispose = adapter.dispose.bind(adapter);

@@ -1,5 +1,6 @@
 import type { Db } from "~/server/db";
 import type { Plan } from "~/generated/prisma/enums";
+import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/hot-path-sql";
 import { hashApiKey } from "./api-key";
 import { isPermission, type Permission } from "./permissions";
 
@@ -16,22 +17,11 @@ export type KeyRejection = "unknown" | "expired" | "deactivated";
 export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
 
 /**
- * Finds the key a request presents, by its hash, in one query that also brings the account's
- * plan. Nothing is cached, so a deactivation is seen by the very next request on every instance.
+ * Finds the key a request presents, by its hash, in one query (one round trip) that also brings
+ * the account's plan. Nothing is cached, so a deactivation is seen by the very next request on every instance.
  */
 export async function authenticateApiKey(db: Db, presented: string, now = new Date()): Promise<KeyLookup> {
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hashApiKey(presented) },
-    select: {
-      id: true,
-      userId: true,
-      permissions: true,
-      expiresAt: true,
-      deactivatedAt: true,
-      lastUsedAt: true,
-      user: { select: { plan: true } },
-    },
-  });
+  const [row] = await db.$queryRawUnsafe<ApiKeyRow[]>(API_KEY_LOOKUP_SQL, hashApiKey(presented));
   if (!row) return { rejected: "unknown" };
   if (row.deactivatedAt) return { rejected: "deactivated" };
   if (row.expiresAt && row.expiresAt <= now) return { rejected: "expired" };
@@ -39,7 +29,7 @@ export async function authenticateApiKey(db: Db, presented: string, now = new Da
     key: {
       id: row.id,
       accountId: row.userId,
-      plan: row.user.plan,
+      plan: row.plan as Plan,
       permissions: row.permissions.filter(isPermission),
       lastUsedAt: row.lastUsedAt,
     },
@@ -48,11 +38,13 @@ export async function authenticateApiKey(db: Db, presented: string, now = new Da
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Whether "Last Used" is due for a write (it was last written over a minute ago, or never). */
+export function keyUseDue(key: AuthenticatedKey, now = new Date()): boolean {
+  return !key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
+}
+
 /** Records that a key was used; at most one write a minute per key is enough for "Last Used". */
 export async function recordKeyUse(db: Db, key: AuthenticatedKey, now = new Date()): Promise<void> {
-  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
-  await db.apiKey.updateMany({
-    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
-    data: { lastUsedAt: now },
-  });
+  if (!keyUseDue(key, now)) return;
+  await db.$executeRawUnsafe(KEY_LAST_USED_SQL, now, key.id, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
 }

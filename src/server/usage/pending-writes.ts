@@ -46,10 +46,20 @@ export function trackUsageWrite(accountId: string, task: Task): Task {
   };
 }
 
+// Writers that hold records back (batching) and can write them at once when a read asks.
+const globalForFlush = globalThis as unknown as { usageFlushers?: Set<() => Promise<void>> };
+const flushers = (globalForFlush.usageFlushers ??= new Set());
+
+/** Registers `flush`, called when a read wants the pending writes settled now. */
+export function onUsageSettleRequested(flush: () => Promise<void>): void {
+  flushers.add(flush);
+}
+
 /** Waits (at most MAX_WAIT_MS) for the usage writes of `accountId` registered so far to settle. */
 export async function settlePendingUsageWrites(accountId: string, maxWaitMs = MAX_WAIT_MS): Promise<void> {
   const pending = pendingByAccount.get(accountId);
   if (!pending || pending.size === 0) return;
+  for (const flush of flushers) void flush();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, maxWaitMs);

@@ -1,5 +1,5 @@
 import { presentedApiKey } from "~/server/keys/presented-key";
-import { authenticateApiKey, recordKeyUse, type AuthenticatedKey, type KeyRejection } from "~/server/keys/authenticate";
+import { authenticateApiKey, keyUseDue, recordKeyUse, type AuthenticatedKey, type KeyRejection } from "~/server/keys/authenticate";
 import type { Permission } from "~/server/keys/permissions";
 import { ApiError } from "../errors";
 import type { Context } from "../trpc";
@@ -33,7 +33,8 @@ export async function authenticateRequestKey(ctx: Context): Promise<Authenticate
   }
   const apiKey = lookup.key;
   ctx.outcome.apiKey = apiKey;
-  ctx.afterResponse(() => recordKeyUse(ctx.db, apiKey));
+  // Scheduled only when due (about once a minute per key), not on every request.
+  if (keyUseDue(apiKey)) ctx.afterResponse(() => recordKeyUse(ctx.db, apiKey));
   return apiKey;
 }
 

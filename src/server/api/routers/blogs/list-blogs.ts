@@ -11,7 +11,8 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
       tags: ["Blogs"],
       summary: "List blogs",
       description:
-        "The caller's blogs that have API access enabled, newest first. Blogs without API access are never returned.",
+        "The caller's blogs that have API access enabled, newest first. Blogs without API access are never returned. " +
+        "Deep pages: pass a response's pagination.nextCursor as `cursor` to read the next page at constant cost.",
     },
     errors: ["INVALID_PARAMETER"],
   })
@@ -21,13 +22,44 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
     if (input.from && input.to && input.from > input.to) {
       throw new ApiError("INVALID_PARAMETER", "Invalid parameter: from", "from must not be after to");
     }
+    const { cursor } = input;
+    if (!cursor) {
+      const data = await listBlogs(ctx.db, {
+        accountId: ctx.apiKey.accountId,
+        page: input.page,
+        limit: input.limit,
+        isPublic: input.public,
+        from: input.from,
+        to: input.to,
+      });
+      return { success: true as const, data };
+    }
+    // The cursor fixes the query it continues: parameters sent with it must agree with it.
+    const sent = ctx.url.searchParams;
+    const differs = (name: string, sentValue: unknown, cursorValue: unknown) =>
+      sent.has(name) && sentValue !== cursorValue ? name : undefined;
+    const day = (date?: Date) => date?.getTime();
+    const conflict =
+      differs("page", input.page, cursor.page) ??
+      differs("limit", input.limit, cursor.limit) ??
+      differs("public", input.public, cursor.isPublic) ??
+      differs("from", day(input.from), day(cursor.from)) ??
+      differs("to", day(input.to), day(cursor.to));
+    if (conflict) {
+      throw new ApiError(
+        "INVALID_PARAMETER",
+        "Invalid parameter: cursor",
+        `cursor was issued for another ${conflict}; omit ${conflict} or send the value the cursor was issued for`,
+      );
+    }
     const data = await listBlogs(ctx.db, {
       accountId: ctx.apiKey.accountId,
-      page: input.page,
-      limit: input.limit,
-      isPublic: input.public,
-      from: input.from,
-      to: input.to,
+      page: cursor.page,
+      limit: cursor.limit,
+      isPublic: cursor.isPublic,
+      from: cursor.from,
+      to: cursor.to,
+      after: cursor,
     });
     return { success: true as const, data };
   });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { blogFieldSchemas, strictBoolean } from "~/server/blogs/fields";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
 import { requiredMessage } from "../../errors";
-import { booleanParam, calendarDateParam, integerParam } from "../../query-params";
+import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";
 
 /** The API's contract for blogs: request and response schemas, as the OpenAPI document shows them. */
 
@@ -30,6 +30,10 @@ export const paginationSchema = z
     totalPages: z.int(),
     hasNext: z.boolean(),
     hasPrev: z.boolean(),
+    nextCursor: z.string().nullable().meta({
+      description:
+        "Opaque cursor of the next page (null when hasNext is false): send it as `cursor` to read that page at the same cost at any depth",
+    }),
   })
   .meta({ id: "Pagination" });
 
@@ -45,6 +49,11 @@ export const listBlogsInput = z.object({
   public: booleanParam("public").meta({ description: "true: only public blogs; false: only non-public ones" }),
   from: calendarDateParam("from").meta({ description: "Created on or after this UTC day (YYYY-MM-DD)" }),
   to: calendarDateParam("to").meta({ description: "Created on or before this UTC day (YYYY-MM-DD)" }),
+  cursor: blogCursorParam("cursor").meta({
+    description:
+      "pagination.nextCursor of a previous response: reads the page it leads to by position instead of by offset (same cost at any depth). " +
+      "The cursor carries its page number, limit and filters: page, limit, public, from and to may be omitted or repeated, but not changed.",
+  }),
 });
 
 export const listBlogsOutput = successEnvelope(z.object({ blogs: z.array(blogSchema), pagination: paginationSchema }));

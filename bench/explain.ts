@@ -1,0 +1,30 @@
+import pg from "pg";
+import { hashApiKey } from "~/server/keys/api-key";
+import { API_KEY_LOOKUP_SQL, listBlogsSql } from "~/server/hot-path-sql";
+import { benchKey } from "./seed";
+/** EXPLAIN ANALYZE of the hot path's statements on the seeded bench database (run `npm run bench` once first). */
+const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+url.pathname = `/${process.env.BENCH_DATABASE ?? "blogmgr_bench"}`;
+const c = new pg.Client({ connectionString: url.toString() });
+await c.connect();
+const year = { fromDay: "2024-01-01", toDay: "2024-12-31" };
+// the cursor of page 10,000: last row of page 9,999
+const ids = await c.query<{ createdAt: Date; id: string }>(`SELECT "createdAt", id FROM blog WHERE "userId"='bench_big' AND "allowApiAccess" ORDER BY "createdAt" DESC, id DESC OFFSET 499949 LIMIT 1`);
+const after = { createdAt: ids.rows[0]!.createdAt, id: ids.rows[0]!.id };
+const variants: [string, Parameters<typeof listBlogsSql>[0]][] = [
+  ["(a) small account, page 1, limit 10", { accountId: "bench_small01", limit: 10, offset: 0 }],
+  ["(b) 1M, page 1, limit 50", { accountId: "bench_big", limit: 50, offset: 0 }],
+  ["(b) 1M, public=true", { accountId: "bench_big", limit: 50, offset: 0, isPublic: true }],
+  ["(b) 1M, from/to one year", { accountId: "bench_big", limit: 50, offset: 0, ...year }],
+  ["(b) 1M, public=true + from/to", { accountId: "bench_big", limit: 50, offset: 0, isPublic: true, ...year }],
+  ["(c) 1M, page 10,000 by number", { accountId: "bench_big", limit: 50, offset: 499950 }],
+  ["(c) 1M, page 10,000 by cursor", { accountId: "bench_big", limit: 50, offset: 0, after }],
+];
+for (const [name, q] of variants) {
+  const { text, values } = listBlogsSql(q);
+  const r = await c.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${text}`, values);
+  console.log(`#### ${name}\n\n\`\`\`sql\n${text}\n\`\`\`\n\n\`\`\`\n${r.rows.map((x: Record<string, string>) => x["QUERY PLAN"]).join("\n")}\n\`\`\`\n`);
+}
+const k = await c.query(`EXPLAIN (ANALYZE, COSTS OFF) ${API_KEY_LOOKUP_SQL}`, [hashApiKey(benchKey("big"))]);
+console.log(`#### key lookup\n\n\`\`\`\n${k.rows.map((x: Record<string, string>) => x["QUERY PLAN"]).join("\n")}\n\`\`\`\n`);
+await c.end();

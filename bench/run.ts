@@ -1,0 +1,312 @@
+/**
+ * `npm run bench`: the API's hot path (GET /api/v1/blogs) on the production build, measured with
+ * autocannon against a bare node:http baseline doing the same work (bench/baseline.ts).
+ *
+ * Environment (all optional):
+ *   DATABASE_URL          server to use (default postgresql://postgres@127.0.0.1:5432/postgres);
+ *                         the bench works in its own database on it, BENCH_DATABASE (blogmgr_bench)
+ *   REDIS_URL             rate-limit store (default redis://127.0.0.1:6379)
+ *   BENCH_SECONDS         measured seconds per scenario and server (default 10)
+ *   BENCH_WARMUP_SECONDS  unmeasured warm-up before each measurement (default 2)
+ *   BENCH_LONG_SECONDS    the memory run (e), app only (default 300)
+ *   BENCH_SKIP_BUILD=1    reuse the existing .next build
+ *   DATABASE_POOL_SIZE    connections per server process, app and baseline alike (default 10)
+ *
+ * Rate limits: every request runs the real limiter (one Lua script per request in Redis), and the
+ * bench keeps the budgets from being hit by resetting the bench accounts' current windows before
+ * every measurement and every 15 s during it (DEL of their window keys), so the 200 scenarios
+ * never see a 429 however fast the server is. The exhausted account's window is set far over its
+ * limit instead, for the 429 scenario.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import autocannon from "autocannon";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { freePort, startNextServer, type RunningServer } from "../scripts/lib/next-server";
+import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
+
+const env = process.env;
+const SECONDS = Number(env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 2);
+const LONG_SECONDS = Number(env.BENCH_LONG_SECONDS ?? 300);
+const SERVER_URL = env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const REDIS_URL = env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const DATABASE = env.BENCH_DATABASE ?? "blogmgr_bench";
+const POOL_SIZE = env.DATABASE_POOL_SIZE ?? "10";
+const WINDOW_MS = 3_600_000;
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+interface Scenario {
+  id: string;
+  title: string;
+  connections: number;
+  /** Request paths with their key, cycled round-robin. */
+  requests: { path: string; key: string }[];
+  expect: number;
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  unexpected: number;
+}
+
+const data = await seedBenchDatabase(SERVER_URL, DATABASE, log);
+const redis = new Redis(REDIS_URL);
+const db = new pg.Client({ connectionString: data.url });
+await db.connect();
+
+if (env.BENCH_SKIP_BUILD !== "1") {
+  log("building (flock /tmp/next-build.lock npx next build)");
+  await run("flock", ["/tmp/next-build.lock", "npx", "--no-install", "next", "build"]);
+}
+
+const serverEnv = {
+  ...env,
+  DATABASE_URL: data.url,
+  REDIS_URL,
+  DATABASE_POOL_SIZE: POOL_SIZE,
+  NEXT_TELEMETRY_DISABLED: "1",
+  // The dashboard's sessions are not exercised; production wants a secret all the same.
+  BETTER_AUTH_SECRET: env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
+};
+let app: RunningServer | undefined;
+let baseline: ChildProcess | undefined;
+let resetTimer: ReturnType<typeof setInterval> | undefined;
+try {
+  app = await startNextServer(serverEnv, { quiet: true });
+  const appPid = listeningPid(new URL(app.baseUrl).port);
+  const baselinePort = await freePort();
+  baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline.ts"], {
+    env: { ...serverEnv, NODE_ENV: "production", PORT: String(baselinePort) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  await waitForStatus(`${baselineUrl}/api/v1/blogs`);
+  log(`app ${app.baseUrl} (pid ${appPid}), baseline ${baselineUrl} (pid ${baseline.pid})`);
+
+  await resetBudgets();
+  const checks = await correctnessChecks(app.baseUrl, baselineUrl);
+  const cursor = checks.cursor;
+
+  const small = data.small;
+  const year = "from=2024-01-01&to=2024-12-31";
+  const scenarios: Scenario[] = [
+    { id: "a", title: "(a) page 1, limit 10, 50 accounts", connections: 50, requests: small.map((a) => ({ path: "/api/v1/blogs?limit=10", key: a.key })), expect: 200 },
+    { id: "b1", title: "(b) 1M: page 1, limit 50", connections: 1, requests: [{ path: "/api/v1/blogs?limit=50", key: data.big.key }], expect: 200 },
+    { id: "b2", title: "(b) 1M: public=true", connections: 1, requests: [{ path: "/api/v1/blogs?limit=50&public=true", key: data.big.key }], expect: 200 },
+    { id: "b3", title: "(b) 1M: from/to one year", connections: 1, requests: [{ path: `/api/v1/blogs?limit=50&${year}`, key: data.big.key }], expect: 200 },
+    { id: "b4", title: "(b) 1M: public + from/to", connections: 1, requests: [{ path: `/api/v1/blogs?limit=50&public=true&${year}`, key: data.big.key }], expect: 200 },
+    { id: "c1", title: "(c) 1M: page 10,000 by number", connections: 1, requests: [{ path: "/api/v1/blogs?limit=50&page=10000", key: data.big.key }], expect: 200 },
+    { id: "c2", title: "(c) 1M: page 10,000 by cursor", connections: 1, requests: [{ path: `/api/v1/blogs?cursor=${cursor}`, key: data.big.key }], expect: 200 },
+    { id: "d1", title: "(d) 401 unknown key", connections: 50, requests: [{ path: "/api/v1/blogs?limit=10", key: benchKey("nobody") }], expect: 401 },
+    { id: "d2", title: "(d) 429 exhausted account", connections: 50, requests: [{ path: "/api/v1/blogs?limit=10", key: data.exhausted.key }], expect: 429 },
+  ];
+
+  resetTimer = setInterval(() => void resetBudgets(), 15_000);
+  const results: { scenario: Scenario; app: Measurement; baseline: Measurement }[] = [];
+  for (const scenario of scenarios) {
+    const appResult = await measure(app.baseUrl, scenario, SECONDS);
+    const baseResult = await measure(baselineUrl, scenario, SECONDS);
+    results.push({ scenario, app: appResult, baseline: baseResult });
+    log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms`);
+  }
+
+  // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
+  log(`(e) ${LONG_SECONDS} s of (a) on the app, sampling its RSS`);
+  const samples: { t: number; rss: number }[] = [];
+  const started = Date.now();
+  const sample = () => samples.push({ t: (Date.now() - started) / 1000, rss: rssKb(appPid) });
+  sample();
+  const sampler = setInterval(sample, 5_000);
+  const long = await measure(app.baseUrl, scenarios[0]!, LONG_SECONDS, 0);
+  clearInterval(sampler);
+  sample();
+  const edge = Math.min(60, LONG_SECONDS / 5);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  const firstMinute = mean(samples.filter((s) => s.t <= edge).map((s) => s.rss));
+  const lastMinute = mean(samples.filter((s) => s.t >= samples.at(-1)!.t - edge).map((s) => s.rss));
+  clearInterval(resetTimer);
+
+  const report = renderReport(results, { long, samples, firstMinute, lastMinute, edge }, checks);
+  console.log("\n" + report);
+  mkdirSync("bench/results", { recursive: true });
+  writeFileSync("bench/results/latest.md", report + "\n");
+  writeFileSync("bench/results/latest.json", JSON.stringify({ results, long, samples, firstMinute, lastMinute, checks }, null, 2));
+  log("written to bench/results/latest.md and latest.json");
+} finally {
+  clearInterval(resetTimer);
+  app?.stop();
+  if (baseline?.pid && baseline.exitCode === null) baseline.kill("SIGTERM");
+  await db.end();
+  redis.disconnect();
+}
+
+async function measure(baseUrl: string, scenario: Scenario, seconds: number, warmup = WARMUP): Promise<Measurement> {
+  await resetBudgets();
+  if (warmup > 0) await cannon(baseUrl, scenario, warmup);
+  await resetBudgets();
+  const result = await cannon(baseUrl, scenario, seconds);
+  const expectedClass = `${String(scenario.expect)[0]}xx` as "2xx" | "4xx";
+  const statusCounts = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const expected = statusCounts[String(scenario.expect)]?.count ?? result[expectedClass];
+  const unexpected = result.requests.total - expected + result.errors + result.timeouts;
+  if (unexpected > 0) log(`WARNING ${scenario.title} on ${baseUrl}: ${unexpected} responses other than ${scenario.expect}: ${JSON.stringify(statusCounts)} errors ${result.errors} timeouts ${result.timeouts}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, unexpected };
+}
+
+function cannon(baseUrl: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
+  let next = 0;
+  return autocannon({
+    url: baseUrl,
+    connections: scenario.connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = scenario.requests[next++ % scenario.requests.length]!;
+          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, "x-api-key": r.key, "content-type": "application/json" } };
+        },
+      },
+    ],
+  });
+}
+
+/** Clears the bench accounts' current windows; puts the exhausted account far over its limit. */
+async function resetBudgets(): Promise<void> {
+  const bucket = Math.floor(Date.now() / WINDOW_MS);
+  const ids = [...data.small, data.big].map((a) => a.id);
+  const multi = redis.multi();
+  for (const id of ids) multi.del(`@upstash/ratelimit:account:${id}:${bucket}`, `@upstash/ratelimit:account:${id}:${bucket + 1}`);
+  multi.set(`@upstash/ratelimit:account:${data.exhausted.id}:${bucket}`, "1000000000", "PX", WINDOW_MS);
+  multi.set(`@upstash/ratelimit:account:${data.exhausted.id}:${bucket + 1}`, "1000000000", "PX", 2 * WINDOW_MS);
+  await multi.exec();
+}
+
+/** Totals against count(*), cursor against page number, statuses of (d), on both servers. */
+async function correctnessChecks(appUrl: string, baselineUrl: string) {
+  const get = async (base: string, path: string, key: string) => {
+    const response = await fetch(base + path, { headers: { "x-api-key": key } });
+    return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  const year = { from: "2024-01-01", to: "2024-12-31" };
+  const variants = [
+    { name: "unfiltered", query: "", where: "" },
+    { name: "public=true", query: "&public=true", where: `AND "isPublic"` },
+    { name: "one year", query: `&from=${year.from}&to=${year.to}`, where: `AND "createdAt" >= '${year.from}T00:00:00Z' AND "createdAt" < '2025-01-01T00:00:00Z'` },
+    { name: "public + one year", query: `&public=true&from=${year.from}&to=${year.to}`, where: `AND "isPublic" AND "createdAt" >= '${year.from}T00:00:00Z' AND "createdAt" < '2025-01-01T00:00:00Z'` },
+  ];
+  const totals: { variant: string; countStar: number; app: number; baseline: number }[] = [];
+  for (const v of variants) {
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "blog" WHERE "userId" = $1 AND "allowApiAccess" ${v.where}`, [data.big.id]);
+    const a = await get(appUrl, `/api/v1/blogs?limit=50${v.query}`, data.big.key);
+    const b = await get(baselineUrl, `/api/v1/blogs?limit=50${v.query}`, data.big.key);
+    totals.push({ variant: v.name, countStar: rows[0]!.n, app: a.body.data.pagination.total, baseline: b.body.data.pagination.total });
+  }
+  const exact = totals.every((t) => t.countStar === t.app && t.countStar === t.baseline);
+  log(`totals vs count(*): ${totals.map((t) => `${t.variant} ${t.countStar}/${t.app}/${t.baseline}`).join("; ")} -> ${exact ? "exact" : "MISMATCH"}`);
+
+  // The cursor of page 10,000: nextCursor of page 9,999; its page must equal page 10,000 by number.
+  const before = await get(appUrl, "/api/v1/blogs?limit=50&page=9999", data.big.key);
+  const cursor: string = before.body.data.pagination.nextCursor;
+  const byNumber = await get(appUrl, "/api/v1/blogs?limit=50&page=10000", data.big.key);
+  const byCursor = await get(appUrl, `/api/v1/blogs?cursor=${cursor}`, data.big.key);
+  const baseCursor = await get(baselineUrl, `/api/v1/blogs?cursor=${cursor}`, data.big.key);
+  const ids = (r: { body: any }) => r.body.data.blogs.map((b: { id: string }) => b.id).join(","); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const cursorMatches =
+    ids(byNumber) === ids(byCursor) &&
+    ids(byCursor) === ids(baseCursor) &&
+    JSON.stringify(byNumber.body.data.pagination) === JSON.stringify(byCursor.body.data.pagination) &&
+    JSON.stringify(byCursor.body) === JSON.stringify(baseCursor.body);
+  log(`page 10,000 by cursor ${cursorMatches ? "equals" : "DIFFERS FROM"} page 10,000 by number (and the baseline's answer)`);
+  const sameBody = JSON.stringify((await get(appUrl, "/api/v1/blogs?limit=10", data.small[0]!.key)).body) ===
+    JSON.stringify((await get(baselineUrl, "/api/v1/blogs?limit=10", data.small[0]!.key)).body);
+  log(`app and baseline bodies for (a) ${sameBody ? "are identical" : "DIFFER"}`);
+  const unknown = await get(appUrl, "/api/v1/blogs", benchKey("nobody"));
+  const exhausted = await get(appUrl, "/api/v1/blogs", data.exhausted.key);
+  log(`401 check: ${unknown.status} ${unknown.body.error?.code}; 429 check: ${exhausted.status} ${exhausted.body.error?.code}`);
+  return { totals, exact, cursor, cursorMatches, sameBody };
+}
+
+function renderReport(
+  results: { scenario: Scenario; app: Measurement; baseline: Measurement }[],
+  memory: { long: Measurement; samples: { t: number; rss: number }[]; firstMinute: number; lastMinute: number; edge: number },
+  checks: { totals: { variant: string; countStar: number; app: number }[]; exact: boolean; cursorMatches: boolean; sameBody: boolean },
+): string {
+  const ms = (x: number) => x.toFixed(x < 10 ? 2 : 1);
+  const lines = [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${postgresVersion()}; Redis ${redisVersion()}; Node ${process.version}`,
+    `Date: ${new Date().toISOString()}; ${SECONDS} s per scenario and server after ${WARMUP} s warm-up; pool ${POOL_SIZE} connections per server`,
+    "",
+    "| Scenario | Conn. | App req/s | App p50 ms | App p99 ms | Baseline req/s | Baseline p50 ms | Baseline p99 ms | App/baseline req/s |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...results.map(({ scenario, app, baseline }) =>
+      `| ${scenario.title} | ${scenario.connections} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ${baseline.rps.toFixed(0)} | ${ms(baseline.p50)} | ${ms(baseline.p99)} | ${(app.rps / baseline.rps).toFixed(2)} |`,
+    ),
+    `| (e) ${LONG_SECONDS} s of (a), app only | 50 | ${memory.long.rps.toFixed(0)} | ${ms(memory.long.p50)} | ${ms(memory.long.p99)} | | | | |`,
+    "",
+    `Server RSS during (e): start ${mb(memory.samples[0]!.rss)}, end ${mb(memory.samples.at(-1)!.rss)}; ` +
+      `mean of the first ${memory.edge.toFixed(0)} s ${mb(memory.firstMinute)}, of the last ${memory.edge.toFixed(0)} s ${mb(memory.lastMinute)} ` +
+      `(${(((memory.lastMinute - memory.firstMinute) / memory.firstMinute) * 100).toFixed(1)}%).`,
+    `Totals (1M account) vs count(*): ${checks.totals.map((t) => `${t.variant} ${t.app} (count(*) ${t.countStar})`).join(", ")}: ${checks.exact ? "exact" : "MISMATCH"}.`,
+    `Page 10,000 by cursor equals page 10,000 by number: ${checks.cursorMatches ? "yes" : "NO"}; app and baseline bodies identical: ${checks.sameBody ? "yes" : "NO"}.`,
+    `Unexpected statuses: ${results.reduce((s, r) => s + r.app.unexpected + r.baseline.unexpected, 0) + memory.long.unexpected}.`,
+  ];
+  return lines.join("\n");
+}
+
+function mb(kb: number): string {
+  return `${(kb / 1024).toFixed(0)} MB`;
+}
+
+function rssKb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(match?.[1] ?? 0);
+}
+
+/** The process that listens on `port` (next start runs under npx, so the spawned pid is not it). */
+function listeningPid(port: string): number {
+  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+  const match = /pid=(\d+)/.exec(out);
+  if (!match) throw new Error(`no process found listening on ${port}: ${out}`);
+  return Number(match[1]);
+}
+
+function postgresVersion(): string {
+  try {
+    return execFileSync("psql", ["--version"], { encoding: "utf8" }).trim().replace(/^psql \(PostgreSQL\) /, "PostgreSQL ");
+  } catch {
+    return "PostgreSQL";
+  }
+}
+
+function redisVersion(): string {
+  try {
+    return /redis_version:(\S+)/.exec(execFileSync("redis-cli", ["-u", REDIS_URL, "info", "server"], { encoding: "utf8" }))?.[1] ?? "";
+  } catch {
+    return "";
+  }
+}
+
+async function waitForStatus(url: string): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    if (await fetch(url).then((r) => r.status === 401, () => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", env: { ...env, NEXT_TELEMETRY_DISABLED: "1" } });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+export type { BenchData };

@@ -1,0 +1,103 @@
+/**
+ * Usage records are aggregated in memory and written in one statement about once a second,
+ * instead of one upsert per request: under load, many requests of one account, key and endpoint
+ * would otherwise queue on the same usage_daily row. A request's record resolves when the batch
+ * holding it is written, so the pending-writes tracker (analytics' read-your-writes) keeps
+ * working; an analytics read asks for an immediate flush instead of waiting for the timer.
+ */
+import type { Db } from "~/server/db";
+import { formatCalendarDate } from "~/server/calendar-date";
+import { USAGE_FLUSH_SQL } from "~/server/hot-path-sql";
+import { onUsageSettleRequested } from "./pending-writes";
+import { outcomeOf, type ApiRequestRecord } from "./record-request";
+
+const FLUSH_INTERVAL_MS = 1_000;
+/** A batch this large is written at once, without waiting for the timer. */
+const MAX_BATCH_ROWS = 2_000;
+
+type Counters = { requests: number; succeeded: number; clientErrors: number; serverErrors: number; rateLimited: number };
+
+interface Batch {
+  rows: Map<string, { userId: string; day: string; keyId: string; method: string; path: string } & Counters>;
+  written: Promise<void>;
+  resolve: () => void;
+}
+
+export interface UsageBatcher {
+  /** Adds one request; resolves once it is written (or its write failed, which is logged). */
+  record(record: ApiRequestRecord): Promise<void>;
+  /** Writes what is pending now. */
+  flush(): Promise<void>;
+}
+
+export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS): UsageBatcher {
+  let current: Batch | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function newBatch(): Batch {
+    let resolve!: () => void;
+    const written = new Promise<void>((r) => (resolve = r));
+    return { rows: new Map(), written, resolve };
+  }
+
+  async function flush(): Promise<void> {
+    const batch = current;
+    if (!batch) return;
+    current = undefined;
+    clearTimeout(timer);
+    timer = undefined;
+    // Sorted by key: concurrent flushes (other instances) lock the same rows in the same order.
+    const rows = [...batch.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    try {
+      await db().$executeRawUnsafe(
+        USAGE_FLUSH_SQL,
+        rows.map((r) => r.userId),
+        rows.map((r) => r.day),
+        rows.map((r) => r.keyId),
+        rows.map((r) => r.method),
+        rows.map((r) => r.path),
+        rows.map((r) => r.requests),
+        rows.map((r) => r.succeeded),
+        rows.map((r) => r.clientErrors),
+        rows.map((r) => r.serverErrors),
+        rows.map((r) => r.rateLimited),
+      );
+    } catch (error) {
+      console.error(`[usage] could not record ${rows.length} usage row(s):`, error);
+    } finally {
+      batch.resolve();
+    }
+  }
+
+  return {
+    record(record) {
+      current ??= newBatch();
+      const batch = current;
+      const day = formatCalendarDate(record.at);
+      const id = `${record.accountId}\u0000${day}\u0000${record.keyId}\u0000${record.method}\u0000${record.path}`;
+      let row = batch.rows.get(id);
+      if (!row) {
+        row = { userId: record.accountId, day, keyId: record.keyId, method: record.method, path: record.path, requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 };
+        batch.rows.set(id, row);
+      }
+      row.requests += 1;
+      row[outcomeOf(record.status)] += 1;
+      if (batch.rows.size >= MAX_BATCH_ROWS) void flush();
+      else timer ??= setTimeout(() => void flush(), intervalMs);
+      return batch.written;
+    },
+    flush,
+  };
+}
+
+// One batcher per process (kept on globalThis so development hot reloads share it).
+const globalForUsage = globalThis as unknown as { usageBatcher?: UsageBatcher };
+
+export function usageBatcher(db: () => Db): UsageBatcher {
+  if (!globalForUsage.usageBatcher) {
+    const batcher = createUsageBatcher(db);
+    onUsageSettleRequested(() => batcher.flush());
+    globalForUsage.usageBatcher = batcher;
+  }
+  return globalForUsage.usageBatcher;
+}
