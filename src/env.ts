@@ -48,7 +48,11 @@ function fallbackAuthSecret(nodeEnv: Env["NODE_ENV"]): string {
   if (process.env.NEXT_PHASE !== "phase-production-build") {
     console.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
   }
-  return randomBytes(32).toString("hex");
+  // Kept in the process environment: Next evaluates this module once per route bundle, and every
+  // copy (the sign-in route, the dashboard pages, /api/trpc) must check cookies with one secret.
+  const secret = randomBytes(32).toString("hex");
+  process.env.BETTER_AUTH_SECRET = secret;
+  return secret;
 }
 
 export const env = readEnv();

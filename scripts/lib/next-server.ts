@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { NEXT_BIN } from "./next-bin";
 
@@ -12,7 +13,9 @@ export async function startNextServer(env: NodeJS.ProcessEnv, { quiet = false } 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port)], {
-    env: { ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    // A throwaway server: its own session secret unless one is given (quiet, and the same for
+    // every process it might start).
+    env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
   });
   const stop = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstFreeHandle, handleFromEmail, isValidHandle } from "~/server/accounts/handle";
+import { firstFreeHandle, handleFromEmail, handleProblem, isReservedHandle, isValidHandle } from "~/server/accounts/handle";
 
 describe("handleFromEmail", () => {
   it.each([
@@ -11,9 +11,14 @@ describe("handleFromEmail", () => {
     ["___@example.com", "user"],
     ["first.last.very.long.local.part.name@example.com", "first-last-very-long-local-par"],
     ["first.last.very.long.local.pa.name@example.com", "first-last-very-long-local-pa"],
+    // Handles the app's own routes use are never derived.
+    ["api@example.com", "api-user"],
+    ["Dashboard@example.com", "dashboard-user"],
+    ["sign.in@example.com", "sign-in-user"],
   ])("%s -> %s", (email, handle) => {
     expect(handleFromEmail(email)).toBe(handle);
     expect(isValidHandle(handle)).toBe(true);
+    expect(isReservedHandle(handle)).toBe(false);
   });
 });
 
@@ -46,5 +51,19 @@ describe("firstFreeHandle", () => {
 describe("isValidHandle", () => {
   it.each(["ab", "a".repeat(31), "Jane", "jane--doe", "-jane", "jane-", "jane_doe"])("refuses %s", (handle) => {
     expect(isValidHandle(handle)).toBe(false);
+  });
+});
+
+describe("handleProblem", () => {
+  it.each(["api", "dashboard", "sign-in", "sign-up", "sign-out", "settings", "docs"])("refuses the reserved %s", (handle) => {
+    expect(handleProblem(handle)).toBe(`the handle ${handle} is reserved`);
+  });
+
+  it("states the format rule", () => {
+    expect(handleProblem("Jane")).toMatch(/^handle must be 3 to 30 characters/);
+  });
+
+  it("accepts a valid free-form handle", () => {
+    expect(handleProblem("jane-doe")).toBeNull();
   });
 });

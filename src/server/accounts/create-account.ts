@@ -4,7 +4,7 @@ import type { Plan } from "~/generated/prisma/enums";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { normalizeEmail } from "./find-account";
-import { firstFreeHandle, handleFromEmail, HANDLE_MAX_LENGTH, HANDLE_MIN_LENGTH, isValidHandle } from "./handle";
+import { firstFreeHandle, handleFromEmail, handleProblem } from "./handle";
 import { parsePlan } from "./plan";
 
 // better-auth's default bounds, so an account made here could also have been made by signing up.
@@ -40,12 +40,8 @@ export async function createAccount(db: Db, input: CreateAccountInput): Promise<
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
     throw new DomainError("INVALID_PARAMETER", `password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
   }
-  if (input.handle !== undefined && !isValidHandle(input.handle)) {
-    throw new DomainError(
-      "INVALID_PARAMETER",
-      `handle must be ${HANDLE_MIN_LENGTH} to ${HANDLE_MAX_LENGTH} characters: lowercase letters a-z, digits 0-9 and single hyphens between them`,
-    );
-  }
+  const handleIssue = input.handle === undefined ? null : handleProblem(input.handle);
+  if (handleIssue) throw new DomainError("INVALID_PARAMETER", handleIssue);
   const plan = input.plan === undefined ? "free" : parsePlan(input.plan);
   // Hashing (scrypt) takes a moment: done before the transaction opens.
   const passwordHash = await hashPassword(input.password);

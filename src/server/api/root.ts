@@ -1,11 +1,15 @@
 import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
+import { keysRouter } from "./routers/keys";
+import { usageRouter } from "./routers/usage";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
 export const appRouter = createTRPCRouter({
   blogs: blogsRouter,
   analytics: analyticsRouter,
+  keys: keysRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,15 +1,18 @@
 /**
  * tRPC setup: the one context factory and the procedure builders. Each kind of caller has its
  * builder: `apiKeyProcedure(permission)` for the public REST API, which authenticates the key,
- * checks its permission and applies the account's rate limit, in that order (spec 5.4).
+ * checks its permission and applies the account's rate limit, in that order (spec 5.4);
+ * `sessionProcedure` for the dashboard (/api/trpc), which requires a signed-in owner.
  */
-import { initTRPC } from "@trpc/server";
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { getDb, type Db } from "~/server/db";
 import type { Permission } from "~/server/keys/permissions";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
+import { getSessionUser } from "~/server/auth";
+import { DomainError } from "~/server/domain-error";
 import type { ApiErrorCode } from "./errors";
-import { toApiError } from "./errors";
+import { ApiError, toApiError } from "./errors";
 import { assertPermission, authenticateRequestKey } from "./middleware/api-key";
 import { consumeAccountRate } from "./middleware/rate-limit";
 
@@ -22,10 +25,27 @@ export interface RequestContextOptions {
   afterResponse: (task: () => Promise<unknown>) => void;
   /** What the request turned out to be, for the transport to log and record after answering. */
   outcome: { apiKey?: AuthenticatedKey };
+  /** Who serves the request: the REST handler (/api/v1, the default) or the dashboard's /api/trpc. */
+  transport?: "rest" | "dashboard";
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
-  return { db: getDb() as Db, ...opts };
+  return { db: getDb() as Db, ...opts, transport: opts.transport ?? "rest" };
+}
+
+/**
+ * The context of a dashboard request (/api/trpc): its headers carry the session cookie. The
+ * REST-only parts get neutral values: no response headers are added and nothing is recorded.
+ */
+export function createDashboardContext(req: Request, afterResponse: RequestContextOptions["afterResponse"]) {
+  return createTRPCContext({
+    headers: req.headers,
+    url: new URL(req.url),
+    resHeaders: new Headers(),
+    afterResponse,
+    outcome: {},
+    transport: "dashboard",
+  });
 }
 
 export type Context = ReturnType<typeof createTRPCContext>;
@@ -41,6 +61,8 @@ const t = initTRPC
   .meta<Meta>()
   .create({
     errorFormatter({ shape, error }) {
+      // The dashboard's "sign in first": nothing went wrong, nothing to log.
+      if (error.code === "UNAUTHORIZED" && !(error instanceof ApiError)) return shape;
       const apiError = toApiError(error);
       return { ...shape, data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details } };
     },
@@ -53,6 +75,11 @@ export const publicProcedure = t.procedure;
 /** A procedure of the public API, callable with an API key that holds `permission`. */
 export function apiKeyProcedure(permission: Permission) {
   return t.procedure
+    .use(({ ctx, next }) => {
+      // Only through /api/v1, where every request is shaped, limited and recorded.
+      if (ctx.transport !== "rest") throw new TRPCError({ code: "NOT_FOUND", message: "Not a dashboard procedure" });
+      return next();
+    })
     .use(async ({ ctx, next }) => next({ ctx: { apiKey: await authenticateRequestKey(ctx) } }))
     .use(async ({ ctx, next }) => {
       await assertPermission(ctx, ctx.apiKey, permission);
@@ -63,3 +90,17 @@ export function apiKeyProcedure(permission: Permission) {
       return next();
     });
 }
+
+/** A dashboard procedure: requires a signed-in owner, whose id scopes everything it touches. */
+export const sessionProcedure = t.procedure
+  .use(async ({ next }) => {
+    // A broken domain rule answers with its own status (404, 409, 400), not a 500.
+    const result = await next();
+    if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
+    return result;
+  })
+  .use(async ({ ctx, next }) => {
+    const user = await getSessionUser(ctx.headers);
+    if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+    return next({ ctx: { user } });
+  });

@@ -21,14 +21,21 @@ export interface NewBlog {
 const DERIVED_SLUG_ATTEMPTS = 50;
 
 /**
- * Creates a blog reachable over the API (allowApiAccess true). An explicit slug the account
- * already uses is a conflict; without one, the slug is derived from the title (`-2`, `-3`, … when
- * taken). The unique index on (account, slug) settles races: never two blogs with one slug.
+ * Creates a blog, reachable over the API unless the owner says otherwise. An explicit slug the
+ * account already uses is a conflict; without one, the slug is derived from the title (`-2`,
+ * `-3`, … when taken). The unique index on (account, slug) settles races: never two blogs with
+ * one slug.
  */
-export async function createBlog(db: Db, accountId: string, blog: NewBlog): Promise<BlogView> {
+export async function createBlog(
+  db: Db,
+  accountId: string,
+  blog: NewBlog,
+  /** The dashboard lets the owner choose; blogs created over the API always have API access. */
+  { allowApiAccess = true }: { allowApiAccess?: boolean } = {},
+): Promise<BlogView> {
   const insert = (blogSlug: string) =>
     db.blog.create({
-      data: { ...blog, blogSlug, userId: accountId, allowApiAccess: true },
+      data: { ...blog, blogSlug, userId: accountId, allowApiAccess },
       select: BLOG_VIEW_COLUMNS,
     });
 

@@ -5,6 +5,24 @@ import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
 export type BlogLocator = { id: string } | { blogSlug: string };
 
 /**
+ * Who is looking: an API key sees only the account's blogs with API access; the owner, in the
+ * dashboard, sees all of the account's blogs.
+ */
+export type BlogScope = "api" | "owner";
+
+/** The rows a scope may touch: always one account's, and for the API only those with API access. */
+export function blogScopeWhere(accountId: string, scope: BlogScope) {
+  return scope === "api" ? { userId: accountId, allowApiAccess: true } : { userId: accountId };
+}
+
+/** One of the account's blogs, whatever its flags, for its owner in the dashboard. */
+export async function findOwnerBlog(db: Db, accountId: string, id: string): Promise<BlogView> {
+  const blog = await db.blog.findFirst({ where: { id, userId: accountId }, select: BLOG_VIEW_COLUMNS });
+  if (!blog) throw blogNotFound({ id }, "owner");
+  return toBlogView(blog);
+}
+
+/**
  * One of the account's blogs as the API may see it. A blog of another account, or one without
  * API access, does not exist for the API: both are RESOURCE_NOT_FOUND, like an unknown one.
  */
@@ -18,9 +36,10 @@ export async function findApiBlog(db: Db, accountId: string, locator: BlogLocato
 }
 
 /** Spec 7.2: RESOURCE_NOT_FOUND carries no details. */
-export function blogNotFound(locator: BlogLocator): DomainError {
+export function blogNotFound(locator: BlogLocator, scope: BlogScope = "api"): DomainError {
   const what = "id" in locator ? `id ${locator.id}` : `slug ${locator.blogSlug}`;
-  return new DomainError("RESOURCE_NOT_FOUND", `No blog with ${what} is accessible to this API key`);
+  const where = scope === "api" ? "is accessible to this API key" : "exists in your account";
+  return new DomainError("RESOURCE_NOT_FOUND", `No blog with ${what} ${where}`);
 }
 
 export function slugConflict(blogSlug: string): DomainError {

@@ -17,7 +17,12 @@ function rateLimiter(): RateLimiter {
   return limiter;
 }
 
-const accountBucket = (apiKey: AuthenticatedKey) => `account:${apiKey.accountId}`;
+const accountBucket = (apiKey: Pick<AuthenticatedKey, "accountId">) => `account:${apiKey.accountId}`;
+
+/** The account's current window, without consuming it (the dashboard's usage page). */
+export function peekAccountRate(account: Pick<AuthenticatedKey, "accountId" | "plan">): Promise<RateLimitState> {
+  return rateLimiter().peek(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
+}
 
 /** Step 3 of spec 5.4: one unit of the account's hourly budget, shared by all its keys. */
 export async function consumeAccountRate(resHeaders: Headers, apiKey: AuthenticatedKey): Promise<void> {

@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { EditBlog } from "~/components/dashboard/edit-blog";
+import { requireSessionUser } from "~/server/session";
+
+export const metadata: Metadata = { title: "Edit blog" };
+
+export default async function EditBlogPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ created?: string }>;
+}) {
+  const { id } = await params;
+  const { created } = await searchParams;
+  const user = await requireSessionUser(`/dashboard/blogs/${id}`);
+  return <EditBlog id={id} handle={user.handle} created={created === "1"} />;
+}

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { BlogsTable } from "~/components/dashboard/blogs-table";
+import { PageHeader } from "~/components/dashboard/page-header";
+import { buttonClasses } from "~/components/ui/button";
+
+export const metadata: Metadata = { title: "Blogs" };
+
+export default function BlogsPage() {
+  return (
+    <>
+      <PageHeader
+        title="Blogs"
+        description="Public blogs are readable by anyone at their address; only blogs with API access are visible to your API keys. Switches apply at once."
+        actions={
+          <Link href="/dashboard/blogs/new" className={buttonClasses("primary")}>
+            New blog
+          </Link>
+        }
+      />
+      <BlogsTable />
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Button } from "~/components/ui/button";
+import { Field, Input } from "~/components/ui/input";
+import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { handleProblem, HANDLE_MAX_LENGTH } from "~/server/accounts/handle";
+
+type Errors = Partial<Record<"email" | "password" | "handle" | "form", string>>;
+
+/** The same rules the server applies, checked first so the form can say which field is wrong. */
+function check(values: { email: string; password: string; handle: string }): Errors {
+  const errors: Errors = {};
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = "Enter a valid email address.";
+  if (values.password.length < 8) errors.password = "The password must be at least 8 characters.";
+  if (values.password.length > 128) errors.password = "The password must be at most 128 characters.";
+  const problem = handleProblem(values.handle);
+  if (problem) errors.handle = problem;
+  return errors;
+}
+
+export function SignUpForm() {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const values = {
+      name: String(form.get("name") ?? "").trim(),
+      email: String(form.get("email") ?? "").trim(),
+      password: String(form.get("password") ?? ""),
+      handle: String(form.get("handle") ?? "").trim(),
+    };
+    const found = check(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    const { error } = await authClient.signUp.email({ ...values, name: values.name || values.handle });
+    if (error) {
+      const message = authErrorMessage(error);
+      const code = (error as { code?: string }).code;
+      setErrors(
+        code === "INVALID_HANDLE" || code === "HANDLE_TAKEN"
+          ? { handle: message }
+          : code?.startsWith("USER_ALREADY_EXISTS")
+            ? { email: message }
+            : { form: message },
+      );
+      setPending(false);
+      return;
+    }
+    router.replace("/dashboard");
+    router.refresh();
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-2" noValidate>
+      <Field label="Name" hint="Shown on your public pages; optional.">
+        {(props) => <Input {...props} name="name" autoComplete="name" />}
+      </Field>
+      <Field label="Handle" hint="Your public address: /your-handle/blog-slug. Lowercase letters, digits and hyphens." error={errors.handle}>
+        {(props) => (
+          <Input {...props} name="handle" autoComplete="username" maxLength={HANDLE_MAX_LENGTH} autoCapitalize="none" required />
+        )}
+      </Field>
+      <Field label="Email" error={errors.email}>
+        {(props) => <Input {...props} name="email" type="email" autoComplete="email" required />}
+      </Field>
+      <Field label="Password" hint="At least 8 characters." error={errors.password}>
+        {(props) => <Input {...props} name="password" type="password" autoComplete="new-password" required />}
+      </Field>
+      <p role="alert" className="min-h-5 text-sm text-red-600">
+        {errors.form ?? ""}
+      </p>
+      <Button type="submit" className="w-full" loading={pending}>
+        Create account
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,262 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Markdown } from "~/components/markdown";
+import { Button } from "~/components/ui/button";
+import { Card, CardTitle } from "~/components/ui/card";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { Field, Input, Textarea } from "~/components/ui/input";
+import { Switch } from "~/components/ui/switch";
+import { cn } from "~/lib/cn";
+import { ownerCreateBlogInput } from "~/server/api/routers/blogs/owner-schemas";
+import type { BlogView } from "~/server/blogs/blog-view";
+import { api, errorMessage } from "~/trpc/react";
+
+const TEXT_FIELDS = ["title", "blogSlug", "description", "content", "seoTitle", "seoDescription"] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean };
+type Errors = Partial<Record<TextField | "form", string>>;
+
+const EMPTY: Values = {
+  title: "",
+  blogSlug: "",
+  description: "",
+  content: "",
+  seoTitle: "",
+  seoDescription: "",
+  isPublic: false,
+  allowApiAccess: true,
+};
+
+/** A field's problem by the API's own rule and message, or undefined. An empty slug is derived on create. */
+function fieldError(field: TextField, value: string, isNew: boolean): string | undefined {
+  if (field === "blogSlug" && value === "" && isNew) return undefined;
+  const result = ownerCreateBlogInput.shape[field].safeParse(value);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
+function validate(values: Values, isNew: boolean): Errors {
+  const errors: Errors = {};
+  for (const field of TEXT_FIELDS) {
+    const error = fieldError(field, values[field], isNew);
+    if (error) errors[field] = error;
+  }
+  return errors;
+}
+
+/** The field a server-side refusal is about, with the server's words. */
+function serverErrors(error: unknown): Errors {
+  const message = errorMessage(error);
+  if (error instanceof TRPCClientError) {
+    const data = error.data as { apiCode?: string } | undefined;
+    if (data?.apiCode === "RESOURCE_CONFLICT") return { blogSlug: message };
+    const field = TEXT_FIELDS.find((f) => error.message.endsWith(`: ${f}`));
+    if (field) return { [field]: message };
+  }
+  return { form: message };
+}
+
+export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) {
+  const isNew = !blog;
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Values>(blog ? { ...blog } : EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [saved, setSaved] = useState<BlogView | undefined>(blog);
+  const [notice, setNotice] = useState("");
+  const [tab, setTab] = useState<"write" | "preview">("write");
+  const [confirmOpen, setConfirmOpen] = useState(false);
+
+  const set = <K extends keyof Values>(field: K, value: Values[K]) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setNotice("");
+    if (typeof value === "string" && (TEXT_FIELDS as readonly string[]).includes(field)) {
+      // Inline: the message appears (or goes) as the owner types.
+      setErrors((e) => ({ ...e, [field]: fieldError(field as TextField, value, isNew), form: undefined }));
+    }
+  };
+
+  const save = useMutation({
+    mutationFn: (v: Values) => {
+      const fields = { ...v, blogSlug: v.blogSlug || undefined };
+      return saved ? api.blogs.ownerUpdate.mutate({ id: saved.id, ...fields }) : api.blogs.ownerCreate.mutate(fields);
+    },
+    onSuccess: (result) => {
+      void queryClient.invalidateQueries({ queryKey: ["blogs.ownerList"] });
+      if (isNew) {
+        router.push(`/dashboard/blogs/${result.id}?created=1`);
+        return;
+      }
+      setSaved(result);
+      setValues({ ...result });
+      setNotice("Saved.");
+    },
+    onError: (error) => setErrors(serverErrors(error)),
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: string) => api.blogs.ownerDelete.mutate({ id }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["blogs.ownerList"] });
+      router.push("/dashboard");
+    },
+    onError: (error) => {
+      setConfirmOpen(false);
+      setErrors({ form: errorMessage(error) });
+    },
+  });
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const found = validate(values, isNew);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    save.mutate(values);
+  }
+
+  const publicPath = saved ? `/${handle}/${saved.blogSlug}` : null;
+  const count = (field: TextField, max: number) => `${values[field].length.toLocaleString("en")} / ${max.toLocaleString("en")}`;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="space-y-6">
+        <Card className="space-y-2">
+          <Field label="Title" error={errors.title} hint={count("title", 200)}>
+            {(props) => <Input {...props} value={values.title} onChange={(e) => set("title", e.target.value)} required />}
+          </Field>
+          <Field
+            label="Slug"
+            error={errors.blogSlug}
+            hint={isNew ? "Lowercase letters, digits and hyphens. Leave empty to derive it from the title." : "Lowercase letters, digits and hyphens."}
+          >
+            {(props) => (
+              <Input
+                {...props}
+                value={values.blogSlug}
+                onChange={(e) => set("blogSlug", e.target.value)}
+                autoCapitalize="none"
+                spellCheck={false}
+                className="font-mono"
+              />
+            )}
+          </Field>
+          <Field label="Description" error={errors.description} hint={count("description", 1000)}>
+            {(props) => <Textarea {...props} rows={2} value={values.description} onChange={(e) => set("description", e.target.value)} />}
+          </Field>
+        </Card>
+
+        <Card>
+          <div className="mb-3 flex items-center justify-between gap-3">
+            <CardTitle>Content</CardTitle>
+            <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
+              {(["write", "preview"] as const).map((t) => (
+                <button
+                  key={t}
+                  type="button"
+                  aria-pressed={tab === t}
+                  onClick={() => setTab(t)}
+                  className={cn(
+                    "rounded px-3 py-1 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-indigo-600",
+                    tab === t ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
+                  )}
+                >
+                  {t}
+                </button>
+              ))}
+            </div>
+          </div>
+          {tab === "write" ? (
+            <Field label={<span className="sr-only">Content (Markdown)</span>} error={errors.content} hint={`Markdown. ${count("content", 500_000)}`}>
+              {(props) => (
+                <Textarea
+                  {...props}
+                  rows={16}
+                  value={values.content}
+                  onChange={(e) => set("content", e.target.value)}
+                  className="min-h-80 font-mono"
+                />
+              )}
+            </Field>
+          ) : (
+            <div data-testid="markdown-preview" className="min-h-80 rounded-md border border-slate-200 p-4">
+              {values.content.trim() ? <Markdown>{values.content}</Markdown> : <p className="text-sm text-slate-500">Nothing to preview yet.</p>}
+            </div>
+          )}
+        </Card>
+      </div>
+
+      <div className="space-y-6">
+        <Card className="space-y-4">
+          <CardTitle>Visibility</CardTitle>
+          <div className="flex items-start justify-between gap-3">
+            <div>
+              <p className="text-sm font-medium text-slate-800">Public</p>
+              <p className="text-xs text-slate-500">Anyone can read it at its public address.</p>
+            </div>
+            <Switch label="Public" checked={values.isPublic} onCheckedChange={(v) => set("isPublic", v)} />
+          </div>
+          <div className="flex items-start justify-between gap-3">
+            <div>
+              <p className="text-sm font-medium text-slate-800">Allow API access</p>
+              <p className="text-xs text-slate-500">Your API keys can read, change and delete it.</p>
+            </div>
+            <Switch label="Allow API access" checked={values.allowApiAccess} onCheckedChange={(v) => set("allowApiAccess", v)} />
+          </div>
+          {publicPath && saved?.isPublic && (
+            <Link href={publicPath} className="block truncate text-sm font-medium text-indigo-700 underline">
+              View public page {publicPath}
+            </Link>
+          )}
+        </Card>
+
+        <Card className="space-y-2">
+          <CardTitle>Search engines</CardTitle>
+          <Field label="SEO title" error={errors.seoTitle} hint={`Defaults to the title. ${count("seoTitle", 200)}`}>
+            {(props) => <Input {...props} value={values.seoTitle} onChange={(e) => set("seoTitle", e.target.value)} />}
+          </Field>
+          <Field label="SEO description" error={errors.seoDescription} hint={`Defaults to the description. ${count("seoDescription", 500)}`}>
+            {(props) => <Textarea {...props} rows={3} value={values.seoDescription} onChange={(e) => set("seoDescription", e.target.value)} />}
+          </Field>
+        </Card>
+
+        <div className="space-y-3">
+          <p role="status" className={cn("min-h-5 text-sm", errors.form ? "text-red-600" : "text-emerald-700")}>
+            {errors.form ?? notice}
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" loading={save.isPending}>
+              {isNew ? "Create blog" : "Save changes"}
+            </Button>
+            <Link href="/dashboard" className="inline-flex h-10 items-center px-2 text-sm text-slate-600 hover:text-slate-900">
+              Back to blogs
+            </Link>
+          </div>
+          {saved && (
+            <ConfirmDialog
+              open={confirmOpen}
+              onOpenChange={setConfirmOpen}
+              trigger={
+                <Button variant="secondary" className="text-red-700">
+                  Delete blog
+                </Button>
+              }
+              title={`Delete “${saved.title}”?`}
+              description={
+                <p>
+                  The blog is deleted for good: its public page and its API access go away at once. This can&apos;t be undone.
+                </p>
+              }
+              confirmLabel="Delete for good"
+              busy={remove.isPending}
+              onConfirm={() => remove.mutate(saved.id)}
+            />
+          )}
+        </div>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "~/lib/cn";
+
+const LINKS = [
+  { href: "/dashboard", label: "Blogs", match: (p: string) => p === "/dashboard" || p.startsWith("/dashboard/blogs") },
+  { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
+  { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
+  { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
+];
+
+export function DashboardNav() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Dashboard" className="-mb-px flex gap-1 overflow-x-auto">
+      {LINKS.map(({ href, label, match }) => {
+        const active = match(pathname);
+        return (
+          <Link
+            key={href}
+            href={href}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "rounded-t-md border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600",
+              active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900",
+            )}
+          >
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

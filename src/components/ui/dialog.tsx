@@ -1,0 +1,52 @@
+"use client";
+
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import type { ReactNode } from "react";
+import { Button } from "./button";
+
+/**
+ * A confirmation dialog (Radix: focus moves in, is trapped, Escape closes, focus returns to the
+ * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles.
+ */
+export function ConfirmDialog({
+  trigger,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  busy,
+  open,
+  onOpenChange,
+}: {
+  trigger: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  busy?: boolean;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+          <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Description asChild>
+            <div className="mt-2 text-sm text-slate-600">{description}</div>
+          </DialogPrimitive.Description>
+          <div className="mt-6 flex justify-end gap-3">
+            <DialogPrimitive.Close asChild>
+              <Button variant="secondary">Cancel</Button>
+            </DialogPrimitive.Close>
+            <Button variant="danger" onClick={onConfirm} loading={busy}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

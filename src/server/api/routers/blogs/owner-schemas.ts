@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { blogFieldSchemas } from "~/server/blogs/fields";
+import { MAX_PAGE_SIZE } from "~/server/pagination";
+import { requiredMessage } from "../../errors";
+
+/**
+ * The dashboard's contract for blogs: the owner edits every field, API access included. The
+ * field rules and messages are the API's (blogFieldSchemas), so the forms say what the API says.
+ * The blog forms check their fields with these very schemas before sending (this module is also
+ * bundled for the browser: it imports nothing server-only).
+ */
+
+/** Title on create: required (the API's message), then the title rule. */
+const requiredTitle = z
+  .string({ error: requiredMessage("title") })
+  .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
+  .pipe(blogFieldSchemas.title);
+
+const allowApiAccess = z.boolean({ error: "allowApiAccess must be a boolean" });
+
+export const ownerBlogIdInput = z.object({ id: z.string().min(1) });
+
+export const ownerListBlogsInput = z.object({
+  search: z.string().max(200).optional(),
+  page: z.int().min(1).default(1),
+  limit: z.int().min(1).max(MAX_PAGE_SIZE).default(10),
+});
+
+export const ownerCreateBlogInput = z.object({
+  title: requiredTitle,
+  blogSlug: blogFieldSchemas.blogSlug.optional(),
+  description: blogFieldSchemas.description.optional(),
+  content: blogFieldSchemas.content.optional(),
+  isPublic: blogFieldSchemas.isPublic.optional(),
+  allowApiAccess: allowApiAccess.optional(),
+  seoTitle: blogFieldSchemas.seoTitle.optional(),
+  seoDescription: blogFieldSchemas.seoDescription.optional(),
+});
+
+export const ownerUpdateBlogInput = ownerBlogIdInput.extend({
+  title: requiredTitle.optional(),
+  blogSlug: blogFieldSchemas.blogSlug.optional(),
+  description: blogFieldSchemas.description.optional(),
+  content: blogFieldSchemas.content.optional(),
+  isPublic: blogFieldSchemas.isPublic.optional(),
+  allowApiAccess: allowApiAccess.optional(),
+  seoTitle: blogFieldSchemas.seoTitle.optional(),
+  seoDescription: blogFieldSchemas.seoDescription.optional(),
+});
