@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 
 const OS = ["darwin", "win32", "linux", "android", "freebsd", "openharmony"];
-const CPU = { arm64: "arm64", x64: "x64", ia32: "ia32", arm: "arm", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x" };
+const CPU = { arm64: "arm64", x64: "x64", ia32: "ia32", arm: "arm", loong64: "loong64", ppc64: "ppc64", riscv64: "riscv64", s390x: "s390x", wasm32: "wasm32" };
 
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
 let added = 0;
@@ -17,9 +17,10 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     const parts = name.split("/").pop().split("-");
     const os = OS.find((o) => parts.includes(o));
     const cpu = parts.map((p) => CPU[p]).find(Boolean);
-    if (!os || !cpu) throw new Error(`cannot tell the platform of ${name}`);
+    // WebAssembly builds (…-wasm32-wasi) name a CPU but no OS.
+    if (!cpu || (!os && cpu !== "wasm32")) throw new Error(`cannot tell the platform of ${name}`);
     const libc = parts.some((p) => p.startsWith("musl")) ? ["musl"] : os === "linux" ? ["glibc"] : undefined;
-    lock.packages[`node_modules/${name}`] = { version, cpu: [cpu], os: [os], ...(libc && { libc }), optional: true };
+    lock.packages[`node_modules/${name}`] = { version, cpu: [cpu], ...(os && { os: [os] }), ...(libc && { libc }), optional: true };
     added++;
   }
 }
