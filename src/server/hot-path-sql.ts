@@ -3,6 +3,7 @@
  * ($queryRawUnsafe), and the benchmark's bare baseline (bench/baseline.ts) runs the very same
  * text through `pg`, so the two do identical database work.
  */
+import { BLOG_VIEW_COLUMNS, type BlogViewRow } from "./blogs/blog-view";
 
 /** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
 export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."lastUsedAt", u."plan"::text AS "plan"
@@ -35,36 +36,10 @@ export interface ListBlogsSqlQuery {
   after?: { createdAt: Date; id: string };
 }
 
-export const BLOG_COLUMNS = [
-  "id",
-  "title",
-  "blogSlug",
-  "description",
-  "content",
-  "isPublic",
-  "allowApiAccess",
-  "seoTitle",
-  "seoDescription",
-  "createdAt",
-  "updatedAt",
-] as const;
-
-export interface BlogRow {
-  id: string;
-  title: string;
-  blogSlug: string;
-  description: string;
-  content: string;
-  isPublic: boolean;
-  allowApiAccess: boolean;
-  seoTitle: string;
-  seoDescription: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+const BLOG_COLUMNS = Object.keys(BLOG_VIEW_COLUMNS);
 
 /** One row per blog of the page, each with `total`; a single row of nulls and `total` when the page is empty. */
-export type ListBlogsRow = { total: number } & ({ [K in keyof BlogRow]: BlogRow[K] } | { [K in keyof BlogRow]: null });
+export type ListBlogsRow = { total: number } & (BlogViewRow | { [K in keyof BlogViewRow]: null });
 
 /**
  * One statement, one round trip: the exact total, summed from the per-day counters that triggers

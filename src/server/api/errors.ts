@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
+import { requiredMessage } from "~/server/blogs/fields";
 import { DomainError } from "~/server/domain-error";
 
 /** The API's error codes (spec 7.2, decisions.md 4) with their HTTP status and tRPC equivalent. */
@@ -77,11 +78,6 @@ export function toApiError(error: unknown): ApiError {
   }
   console.error("unexpected error:", error);
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
-}
-
-/** The validation message of a required field that is missing, and nothing else. */
-export function requiredMessage(field: string): string {
-  return `${field} is required`;
 }
 
 /** Input validation failure: the first issue names the parameter and its rule. */

@@ -29,6 +29,9 @@ export const BLOG_VIEW_COLUMNS = {
   updatedAt: true,
 } as const;
 
-export function toBlogView(blog: Pick<Blog, keyof typeof BLOG_VIEW_COLUMNS>): BlogView {
+/** The columns of a blog the API shows, as the database returns them. */
+export type BlogViewRow = Pick<Blog, keyof typeof BLOG_VIEW_COLUMNS>;
+
+export function toBlogView(blog: BlogViewRow): BlogView {
   return { ...blog, createdAt: blog.createdAt.toISOString(), updatedAt: blog.updatedAt.toISOString() };
 }

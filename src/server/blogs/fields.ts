@@ -42,3 +42,24 @@ function maxLengthString(field: string, max: number) {
     .string({ error: `${field} must be a string` })
     .max(max, { error: `${field} must be at most ${max} characters` });
 }
+
+/** The message of a required field that is missing or blank; the API answers it with MISSING_REQUIRED_FIELD. */
+export function requiredMessage(field: string): string {
+  return `${field} is required`;
+}
+
+/** The title when creating: missing or blank is "required", then the title rule applies. */
+export const requiredTitle = z
+  .string({ error: (issue) => (issue.input == null ? requiredMessage("title") : "title must be a string") })
+  .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
+  .pipe(blogFieldSchemas.title);
+
+/** Every writable field but the title, each optional: what a create or a partial update may send. */
+export const optionalBlogFields = {
+  blogSlug: blogFieldSchemas.blogSlug.optional(),
+  description: blogFieldSchemas.description.optional(),
+  content: blogFieldSchemas.content.optional(),
+  isPublic: blogFieldSchemas.isPublic.optional(),
+  seoTitle: blogFieldSchemas.seoTitle.optional(),
+  seoDescription: blogFieldSchemas.seoDescription.optional(),
+};

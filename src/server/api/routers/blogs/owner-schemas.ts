@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { blogFieldSchemas } from "~/server/blogs/fields";
+import { optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
 import { MAX_PAGE_SIZE } from "~/server/pagination";
-import { requiredMessage } from "../../errors";
 
 /**
  * The dashboard's contract for blogs: the owner edits every field, API access included. The
@@ -10,13 +9,7 @@ import { requiredMessage } from "../../errors";
  * bundled for the browser: it imports nothing server-only).
  */
 
-/** Title on create: required (the API's message), then the title rule. */
-const requiredTitle = z
-  .string({ error: requiredMessage("title") })
-  .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
-  .pipe(blogFieldSchemas.title);
-
-const allowApiAccess = z.boolean({ error: "allowApiAccess must be a boolean" });
+const allowApiAccess = strictBoolean("allowApiAccess");
 
 export const ownerBlogIdInput = z.object({ id: z.string().min(1) });
 
@@ -28,22 +21,12 @@ export const ownerListBlogsInput = z.object({
 
 export const ownerCreateBlogInput = z.object({
   title: requiredTitle,
-  blogSlug: blogFieldSchemas.blogSlug.optional(),
-  description: blogFieldSchemas.description.optional(),
-  content: blogFieldSchemas.content.optional(),
-  isPublic: blogFieldSchemas.isPublic.optional(),
+  ...optionalBlogFields,
   allowApiAccess: allowApiAccess.optional(),
-  seoTitle: blogFieldSchemas.seoTitle.optional(),
-  seoDescription: blogFieldSchemas.seoDescription.optional(),
 });
 
 export const ownerUpdateBlogInput = ownerBlogIdInput.extend({
   title: requiredTitle.optional(),
-  blogSlug: blogFieldSchemas.blogSlug.optional(),
-  description: blogFieldSchemas.description.optional(),
-  content: blogFieldSchemas.content.optional(),
-  isPublic: blogFieldSchemas.isPublic.optional(),
+  ...optionalBlogFields,
   allowApiAccess: allowApiAccess.optional(),
-  seoTitle: blogFieldSchemas.seoTitle.optional(),
-  seoDescription: blogFieldSchemas.seoDescription.optional(),
 });

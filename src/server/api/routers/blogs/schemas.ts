@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { blogFieldSchemas, strictBoolean } from "~/server/blogs/fields";
+import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
-import { requiredMessage } from "../../errors";
 import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";
 
 /** The API's contract for blogs: request and response schemas, as the OpenAPI document shows them. */
@@ -59,12 +58,10 @@ export const listBlogsInput = z.object({
 export const listBlogsOutput = successEnvelope(z.object({ blogs: z.array(blogSchema), pagination: paginationSchema }));
 
 const writableFields = {
-  blogSlug: blogFieldSchemas.blogSlug.optional().meta({ description: "Derived from the title when absent on create" }),
-  description: blogFieldSchemas.description.optional(),
-  content: blogFieldSchemas.content.optional().meta({ description: "Markdown body" }),
-  isPublic: blogFieldSchemas.isPublic.optional().meta({ description: "Defaults to false on create" }),
-  seoTitle: blogFieldSchemas.seoTitle.optional(),
-  seoDescription: blogFieldSchemas.seoDescription.optional(),
+  ...optionalBlogFields,
+  blogSlug: optionalBlogFields.blogSlug.meta({ description: "Derived from the title when absent on create" }),
+  content: optionalBlogFields.content.meta({ description: "Markdown body" }),
+  isPublic: optionalBlogFields.isPublic.meta({ description: "Defaults to false on create" }),
 };
 
 export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
@@ -84,11 +81,7 @@ export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typ
 export const blogIdParams = { blogId: z.string().min(1).meta({ description: "The blog's id" }) };
 
 export const createBlogInput = z.object({
-  title: z
-    .string({ error: (issue) => (issue.input == null ? requiredMessage("title") : "title must be a string") })
-    .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
-    .pipe(blogFieldSchemas.title)
-    .meta({ description: "1 to 200 characters after trimming" }),
+  title: requiredTitle.meta({ description: "1 to 200 characters after trimming" }),
   ...writableFields,
   ...readOnlyFields,
 });
