@@ -174,7 +174,7 @@ function NewKeyCard({ created, onDone }: { created: { key: string; name: string 
           value={created.key}
           data-testid="new-api-key"
           onFocus={(e) => e.currentTarget.select()}
-          className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-sm"
+          className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-sm leading-6"
         />
         <Button
           variant="secondary"
