@@ -174,7 +174,8 @@ function NewKeyCard({ created, onDone }: { created: { key: string; name: string 
           value={created.key}
           data-testid="new-api-key"
           onFocus={(e) => e.currentTarget.select()}
-          className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-sm leading-6"
+          // 15px: at 14px Chromium on Linux drops the underscore of DejaVu Sans Mono inside inputs.
+          className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-[15px]"
         />
         <Button
           variant="secondary"
