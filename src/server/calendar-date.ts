@@ -1,5 +1,5 @@
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Midnight UTC of a `YYYY-MM-DD` calendar date, or null when it is malformed or impossible (2024-02-30). */
 export function parseCalendarDate(value: string): Date | null {

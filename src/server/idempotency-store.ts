@@ -1,7 +1,8 @@
+import { DAY_MS } from "~/server/calendar-date";
 import type { Db } from "~/server/db";
 
 /** How long a first response is kept for retries. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /** How long a retry waits for a first request that is still running. */
 const IN_PROGRESS_WAIT_MS = 15_000;
 const POLL_MS = 50;

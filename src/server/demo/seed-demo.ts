@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DAY_MS } from "~/server/calendar-date";
 import { createAccount } from "~/server/accounts/create-account";
 import { importBlogs } from "~/server/blogs/import-blogs";
 import { getDb } from "~/server/db";
@@ -66,10 +67,9 @@ export async function ensureDemoAccount(dataDir: string): Promise<DemoAccount> {
   if (saved && (await db.user.findUnique({ where: { email: saved.email } }))) return saved;
 
   const account = await createAccount(db, { ...DEMO, plan: "pro" });
-  const day = 24 * 60 * 60 * 1000;
   await importBlogs(db, {
     accountId: account.id,
-    blogs: DEMO_BLOGS.map((blog, i) => ({ ...blog, createdAt: new Date(Date.now() - (DEMO_BLOGS.length - i) * day).toISOString() })),
+    blogs: DEMO_BLOGS.map((blog, i) => ({ ...blog, createdAt: new Date(Date.now() - (DEMO_BLOGS.length - i) * DAY_MS).toISOString() })),
   });
   const { key } = await createApiKey(db, {
     accountId: account.id,

@@ -1,3 +1,4 @@
+import { DAY_MS } from "~/server/calendar-date";
 import type { Db } from "~/server/db";
 import { maskApiKey } from "./api-key";
 import { isPermission, type Permission } from "./permissions";
@@ -6,7 +7,6 @@ export type ApiKeyStatus = "active" | "expired" | "deactivated";
 
 /** Keys older than this are flagged for rotation in the dashboard. */
 export const ROTATION_AGE_DAYS = 90;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ApiKeySummary {
   id: string;

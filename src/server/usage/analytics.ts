@@ -1,5 +1,5 @@
 import type { Db } from "~/server/db";
-import { formatCalendarDate } from "~/server/calendar-date";
+import { DAY_MS, formatCalendarDate } from "~/server/calendar-date";
 import { DomainError } from "~/server/domain-error";
 
 /**
@@ -11,7 +11,6 @@ import { DomainError } from "~/server/domain-error";
 export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 366;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface UsageCounts {
   /** Every request: succeeded + clientErrors + serverErrors + rateLimited. */
