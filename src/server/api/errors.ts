@@ -60,6 +60,16 @@ export function errorEnvelope(error: ApiError): ErrorEnvelope {
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // The same failure reaches both tRPC's error formatter and the REST handler: convert (and log) it once.
+  if (typeof error !== "object" || error === null) return convert(error);
+  let converted = conversions.get(error);
+  if (!converted) conversions.set(error, (converted = convert(error)));
+  return converted;
+}
+
+const conversions = new WeakMap<object, ApiError>();
+
+function convert(error: unknown): ApiError {
   if (error instanceof DomainError) return new ApiError(error.code, error.message, error.details);
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof ApiError || cause instanceof DomainError) return toApiError(cause);
