@@ -5,7 +5,7 @@
  */
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { env } from "~/env";
 import type { Plan } from "~/generated/prisma/enums";
 import { PLANS } from "~/server/accounts/plan";
@@ -51,26 +51,35 @@ function createAuth() {
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
       },
     },
+    hooks: {
+      // Sign-up: the handle must follow the rules of src/server/accounts/handle.ts and be free.
+      // Checked before better-auth opens its transaction: a query of ours inside it would wait
+      // forever on embedded PGlite's single session. The unique index still settles races.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email") return;
+        const handle = normalizedHandle(ctx.body?.handle);
+        const problem = handleProblem(handle);
+        if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "INVALID_HANDLE" });
+        if ((await db.user.count({ where: { handle } })) > 0) {
+          throw new APIError("UNPROCESSABLE_ENTITY", { message: `the handle ${handle} is already taken`, code: "HANDLE_TAKEN" });
+        }
+      }),
+    },
     databaseHooks: {
       user: {
         create: {
-          // Sign-up: the handle must follow the rules of src/server/accounts/handle.ts and be free.
           before: async (user) => {
-            const handle = typeof user.handle === "string" ? user.handle.trim() : "";
-            const problem = handleProblem(handle);
-            if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "INVALID_HANDLE" });
-            if ((await db.user.count({ where: { handle } })) > 0) {
-              throw new APIError("UNPROCESSABLE_ENTITY", {
-                message: `the handle ${handle} is already taken`,
-                code: "HANDLE_TAKEN",
-              });
-            }
+            const handle = normalizedHandle(user.handle);
             return { data: { ...user, handle, name: user.name?.trim() || handle } };
           },
         },
       },
     },
   });
+}
+
+function normalizedHandle(value: unknown): string {
+  return typeof value === "string" ? value.trim() : "";
 }
 
 export type Auth = ReturnType<typeof createAuth>;
