@@ -15,23 +15,16 @@ export function blogScopeWhere(accountId: string, scope: BlogScope) {
   return scope === "api" ? { userId: accountId, allowApiAccess: true } : { userId: accountId };
 }
 
-/** One of the account's blogs, whatever its flags, for its owner in the dashboard. */
-export async function findOwnerBlog(db: Db, accountId: string, id: string): Promise<BlogView> {
-  const blog = await db.blog.findFirst({ where: { id, userId: accountId }, select: BLOG_VIEW_COLUMNS });
-  if (!blog) throw blogNotFound({ id }, "owner");
-  return toBlogView(blog);
-}
-
 /**
- * One of the account's blogs as the API may see it. A blog of another account, or one without
- * API access, does not exist for the API: both are RESOURCE_NOT_FOUND, like an unknown one.
+ * One of the account's blogs as the scope may see it. For the API, a blog of another account or
+ * one without API access does not exist: both are RESOURCE_NOT_FOUND, like an unknown one.
  */
-export async function findApiBlog(db: Db, accountId: string, locator: BlogLocator): Promise<BlogView> {
+export async function findBlog(db: Db, accountId: string, locator: BlogLocator, scope: BlogScope = "api"): Promise<BlogView> {
   const blog = await db.blog.findFirst({
-    where: { ...locator, userId: accountId, allowApiAccess: true },
+    where: { ...locator, ...blogScopeWhere(accountId, scope) },
     select: BLOG_VIEW_COLUMNS,
   });
-  if (!blog) throw blogNotFound(locator);
+  if (!blog) throw blogNotFound(locator, scope);
   return toBlogView(blog);
 }
 

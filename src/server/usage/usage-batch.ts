@@ -8,6 +8,7 @@
 import type { Db } from "~/server/db";
 import { formatCalendarDate } from "~/server/calendar-date";
 import { USAGE_FLUSH_SQL } from "~/server/hot-path-sql";
+import type { UsageCounts } from "./analytics";
 import { onUsageSettleRequested } from "./pending-writes";
 import { outcomeOf, type ApiRequestRecord } from "./record-request";
 
@@ -15,10 +16,8 @@ const FLUSH_INTERVAL_MS = 1_000;
 /** A batch this large is written at once, without waiting for the timer. */
 const MAX_BATCH_ROWS = 2_000;
 
-type Counters = { requests: number; succeeded: number; clientErrors: number; serverErrors: number; rateLimited: number };
-
 interface Batch {
-  rows: Map<string, { userId: string; day: string; keyId: string; method: string; path: string } & Counters>;
+  rows: Map<string, { userId: string; day: string; keyId: string; method: string; path: string } & UsageCounts>;
   written: Promise<void>;
   resolve: () => void;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { findApiBlog } from "~/server/blogs/find-blog";
+import { findBlog } from "~/server/blogs/find-blog";
 import { apiKeyProcedure } from "../../trpc";
 import { blogOutput } from "./schemas";
 
@@ -11,6 +11,6 @@ export const getBlogBySlugProcedure = apiKeyProcedure("read:blogs")
   .input(z.object({ blogSlug: z.string().min(1).meta({ description: "The blog's slug" }) }))
   .output(blogOutput)
   .query(async ({ ctx, input }) => {
-    const blog = await findApiBlog(ctx.db, ctx.apiKey.accountId, { blogSlug: input.blogSlug });
+    const blog = await findBlog(ctx.db, ctx.apiKey.accountId, { blogSlug: input.blogSlug });
     return { success: true as const, data: { blog } };
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { findApiBlog } from "~/server/blogs/find-blog";
+import { findBlog } from "~/server/blogs/find-blog";
 import { apiKeyProcedure } from "../../trpc";
 import { blogIdParams, blogOutput } from "./schemas";
 
@@ -11,6 +11,6 @@ export const getBlogProcedure = apiKeyProcedure("read:blogs")
   .input(z.object(blogIdParams))
   .output(blogOutput)
   .query(async ({ ctx, input }) => {
-    const blog = await findApiBlog(ctx.db, ctx.apiKey.accountId, { id: input.blogId });
+    const blog = await findBlog(ctx.db, ctx.apiKey.accountId, { id: input.blogId });
     return { success: true as const, data: { blog } };
   });

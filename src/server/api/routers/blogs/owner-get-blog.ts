@@ -1,8 +1,8 @@
-import { findOwnerBlog } from "~/server/blogs/find-blog";
+import { findBlog } from "~/server/blogs/find-blog";
 import { sessionProcedure } from "../../trpc";
 import { ownerBlogIdInput } from "./owner-schemas";
 
 /** Dashboard: one of the owner's blogs, whatever its flags. */
 export const ownerGetBlogProcedure = sessionProcedure
   .input(ownerBlogIdInput)
-  .query(({ ctx, input }) => findOwnerBlog(ctx.db, ctx.user.id, input.id));
+  .query(({ ctx, input }) => findBlog(ctx.db, ctx.user.id, { id: input.id }, "owner"));

@@ -1,4 +1,4 @@
-import { findApiBlog } from "~/server/blogs/find-blog";
+import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { ApiError } from "../../errors";
 import { apiKeyProcedure, type Meta } from "../../trpc";
@@ -30,7 +30,7 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       }
       const readOnly = { id, createdAt, updatedAt, allowApiAccess };
       if (Object.values(readOnly).some((value) => value !== undefined)) {
-        assertReadOnlyFieldsUnchanged(readOnly, await findApiBlog(ctx.db, ctx.apiKey.accountId, { id: blogId }));
+        assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, ctx.apiKey.accountId, { id: blogId }));
       }
       const blog = await updateBlog(ctx.db, ctx.apiKey.accountId, blogId, changes);
       return { success: true as const, data: { blog } };
