@@ -1,22 +1,45 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { env } from "~/env";
 import { PrismaClient } from "~/generated/prisma/client";
 
 export type Db = PrismaClient;
 
-function createDb(): Db {
+/**
+ * The connection pool Prisma runs on. The API's hot path (src/server/hot-path-sql.ts) sends its
+ * statements to it directly: the same connections, without Prisma's per-query overhead.
+ */
+export type SqlPool = Pick<pg.Pool, "query">;
+
+interface Database {
+  pool: pg.Pool;
+  db: Db;
+}
+
+function createDatabase(): Database {
   if (!env.DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, which provide one");
   }
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE }),
-  });
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE });
+  // An idle connection the server drops emits here; the pool replaces it on the next query.
+  pool.on("error", (error) => console.error("database connection lost:", error.message));
+  // $disconnect (the CLI, tests) ends the pool too, so nothing keeps the process alive.
+  return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) };
 }
 
-// One client per process; kept on globalThis so hot reloads in development reuse it.
-const globalForDb = globalThis as unknown as { db?: Db };
+// One pool and one client per process, on globalThis: development hot reloads reuse them, and the
+// production server's API handler shares them with Next's routes (each loads this module).
+const globalForDb = globalThis as unknown as { database?: Database };
+
+function database(): Database {
+  globalForDb.database ??= createDatabase();
+  return globalForDb.database;
+}
 
 export function getDb(): Db {
-  globalForDb.db ??= createDb();
-  return globalForDb.db;
+  return database().db;
+}
+
+export function getSqlPool(): SqlPool {
+  return database().pool;
 }

@@ -1,7 +1,7 @@
 /**
- * The SQL of the API's hot path, in one place: the server runs it through Prisma
- * ($queryRawUnsafe), and the benchmark's bare baseline (bench/baseline.ts) runs the very same
- * text through `pg`, so the two do identical database work.
+ * The SQL of the API's hot path, in one place: the server sends it straight to the `pg` pool Prisma
+ * runs on (getSqlPool), and the benchmark's bare baseline (bench/baseline.ts) runs the very same
+ * text through its own `pg` pool, so the two do identical database work.
  */
 import { BLOG_VIEW_COLUMNS, type BlogViewRow } from "./blogs/blog-view";
 

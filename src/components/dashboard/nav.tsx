@@ -12,7 +12,7 @@ const LINKS = [
 ];
 
 export function DashboardNav() {
-  const pathname = usePathname();
+  const pathname = usePathname() ?? "";
   return (
     <nav aria-label="Dashboard" className="-mb-px flex gap-1 overflow-x-auto">
       {LINKS.map(({ href, label, match }) => {

@@ -6,7 +6,7 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { getDb, type Db } from "~/server/db";
+import { getDb, getSqlPool, type Db } from "~/server/db";
 import type { Permission } from "~/server/keys/permissions";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import { getSessionUser } from "~/server/auth";
@@ -30,7 +30,8 @@ export interface RequestContextOptions {
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
-  return { db: getDb() as Db, ...opts, transport: opts.transport ?? "rest" };
+  // `sql`: the pool under `db`, for the hot path's statements (src/server/hot-path-sql.ts).
+  return { db: getDb() as Db, sql: getSqlPool(), ...opts, transport: opts.transport ?? "rest" };
 }
 
 /**
@@ -72,23 +73,19 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
-/** A procedure of the public API, callable with an API key that holds `permission`. */
+/**
+ * A procedure of the public API, callable with an API key that holds `permission`: one
+ * middleware authenticates, authorizes and rate-limits, in the order of spec 5.4.
+ */
 export function apiKeyProcedure(permission: Permission) {
-  return t.procedure
-    .use(({ ctx, next }) => {
-      // Only through /api/v1, where every request is shaped, limited and recorded.
-      if (ctx.transport !== "rest") throw new TRPCError({ code: "NOT_FOUND", message: "Not a dashboard procedure" });
-      return next();
-    })
-    .use(async ({ ctx, next }) => next({ ctx: { apiKey: await authenticateRequestKey(ctx) } }))
-    .use(async ({ ctx, next }) => {
-      await assertPermission(ctx, ctx.apiKey, permission);
-      return next();
-    })
-    .use(async ({ ctx, next }) => {
-      await consumeAccountRate(ctx.resHeaders, ctx.apiKey);
-      return next();
-    });
+  return t.procedure.use(async ({ ctx, next }) => {
+    // Only through /api/v1, where every request is shaped, limited and recorded.
+    if (ctx.transport !== "rest") throw new TRPCError({ code: "NOT_FOUND", message: "Not a dashboard procedure" });
+    const apiKey = await authenticateRequestKey(ctx);
+    await assertPermission(ctx, apiKey, permission);
+    await consumeAccountRate(ctx.resHeaders, apiKey);
+    return next({ ctx: { apiKey } });
+  });
 }
 
 /** A dashboard procedure: requires a signed-in owner, whose id scopes everything it touches. */

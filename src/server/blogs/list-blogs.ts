@@ -1,4 +1,4 @@
-import type { Db } from "~/server/db";
+import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/server/calendar-date";
 import { listBlogsSql, type ListBlogsRow } from "~/server/hot-path-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
@@ -29,7 +29,7 @@ export type ListPagination = Pagination & { nextCursor: string | null };
  * single statement: the total is summed from the per-day counters kept by triggers, never counted
  * over the blogs.
  */
-export async function listBlogs(db: Db, query: ListBlogsQuery): Promise<{ blogs: BlogView[]; pagination: ListPagination }> {
+export async function listBlogs(sql: SqlPool, query: ListBlogsQuery): Promise<{ blogs: BlogView[]; pagination: ListPagination }> {
   const { text, values } = listBlogsSql({
     accountId: query.accountId,
     limit: query.limit,
@@ -39,7 +39,7 @@ export async function listBlogs(db: Db, query: ListBlogsQuery): Promise<{ blogs:
     toDay: query.to && formatCalendarDate(query.to),
     after: query.after,
   });
-  const rows = await db.$queryRawUnsafe<ListBlogsRow[]>(text, ...values);
+  const { rows } = await sql.query<ListBlogsRow>(text, values);
   const total = rows[0]?.total ?? 0;
   const blogs: BlogView[] = [];
   for (const row of rows) if (row.id !== null) blogs.push(toBlogView(row));

@@ -1,4 +1,4 @@
-import type { Db } from "~/server/db";
+import type { SqlPool } from "~/server/db";
 import type { Plan } from "~/generated/prisma/enums";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/hot-path-sql";
 import { hashApiKey } from "./api-key";
@@ -20,8 +20,10 @@ export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
  * Finds the key a request presents, by its hash, in one query (one round trip) that also brings
  * the account's plan. Nothing is cached, so a deactivation is seen by the very next request on every instance.
  */
-export async function authenticateApiKey(db: Db, presented: string, now = new Date()): Promise<KeyLookup> {
-  const [row] = await db.$queryRawUnsafe<ApiKeyRow[]>(API_KEY_LOOKUP_SQL, hashApiKey(presented));
+export async function authenticateApiKey(sql: SqlPool, presented: string, now = new Date()): Promise<KeyLookup> {
+  const {
+    rows: [row],
+  } = await sql.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
   if (!row) return { rejected: "unknown" };
   if (row.deactivatedAt) return { rejected: "deactivated" };
   if (row.expiresAt && row.expiresAt <= now) return { rejected: "expired" };
@@ -44,7 +46,7 @@ export function keyUseDue(key: AuthenticatedKey, now = new Date()): boolean {
 }
 
 /** Records that a key was used; at most one write a minute per key is enough for "Last Used". */
-export async function recordKeyUse(db: Db, key: AuthenticatedKey, now = new Date()): Promise<void> {
+export async function recordKeyUse(sql: SqlPool, key: AuthenticatedKey, now = new Date()): Promise<void> {
   if (!keyUseDue(key, now)) return;
-  await db.$executeRawUnsafe(KEY_LAST_USED_SQL, now, key.id, new Date(now.getTime() - LAST_USED_RESOLUTION_MS));
+  await sql.query(KEY_LAST_USED_SQL, [now, key.id, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)]);
 }

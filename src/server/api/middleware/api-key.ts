@@ -26,7 +26,7 @@ export async function authenticateRequestKey(ctx: Context): Promise<Authenticate
     await countUnauthenticated(ctx.headers, ctx.resHeaders);
     throw new ApiError("MISSING_API_KEY", "API key is required");
   }
-  const lookup = await authenticateApiKey(ctx.db, presented);
+  const lookup = await authenticateApiKey(ctx.sql, presented);
   if ("rejected" in lookup) {
     await countUnauthenticated(ctx.headers, ctx.resHeaders);
     throw new ApiError("INVALID_API_KEY", REJECTION_MESSAGES[lookup.rejected]);
@@ -34,7 +34,7 @@ export async function authenticateRequestKey(ctx: Context): Promise<Authenticate
   const apiKey = lookup.key;
   ctx.outcome.apiKey = apiKey;
   // Scheduled only when due (about once a minute per key), not on every request.
-  if (keyUseDue(apiKey)) ctx.afterResponse(() => recordKeyUse(ctx.db, apiKey));
+  if (keyUseDue(apiKey)) ctx.afterResponse(() => recordKeyUse(ctx.sql, apiKey));
   return apiKey;
 }
 

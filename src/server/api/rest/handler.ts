@@ -1,8 +1,8 @@
-import { TRPCError } from "@trpc/server";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
-import { getDb } from "~/server/db";
+import { getDb, getSqlPool } from "~/server/db";
 import { authenticateApiKey } from "~/server/keys/authenticate";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
@@ -10,7 +10,7 @@ import { requestApiKey } from "../middleware/api-key";
 import { reportAccountRate } from "../middleware/rate-limit";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { openApiDocument } from "./openapi";
-import { carriesBody, withCheckedBody } from "./request-body";
+import { carriesBody, readJsonBody } from "./request-body";
 import { matchRoute, OPENAPI_DOCUMENT_PATH, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
@@ -26,54 +26,95 @@ const PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "86400",
 };
 
-export interface ApiRequestOptions {
-  afterResponse: RequestContextOptions["afterResponse"];
+/** What the handler answers: written to the Node response once complete. */
+interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body?: string;
+}
+
+/** The parts of a request every step reads. */
+interface ApiRequest {
+  method: string;
+  /** The path below /api/v1 ("/blogs"). */
+  path: string;
+  url: URL;
+  headers: Headers;
 }
 
 /**
  * The one entry of /api/v1: routes the request to its procedure through trpc-to-openapi and
  * shapes every answer: the spec's envelopes, status codes, request id, CORS and rate-limit headers.
+ * It works on Node's request and response, as both its callers have them: the production server
+ * (src/server/http-server.ts) and, on Vercel and under `next dev`, the Pages Router API route.
+ *
+ * Once the answer is sent, it starts the work scheduled for after it ("Last Used", usage) and
+ * returns `afterResponse`, which settles when that work has (serverless hosts wait for it).
  */
-export async function handleApiRequest(req: Request, options: ApiRequestOptions): Promise<Response> {
-  const response = await routeApiRequest(req, options);
+export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<{ afterResponse: Promise<void> }> {
+  const request = apiRequest(req);
+  const tasks: (() => Promise<unknown>)[] = [];
+  let answer: ApiAnswer;
+  try {
+    answer = await routeApiRequest(req, res, request, (task) => void tasks.push(task));
+  } catch (error) {
+    answer = errorAnswer(toApiError(error), new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS }));
+  }
   // Answers given before the procedure's own checks (404, 405, 413, 415, malformed JSON, the
   // OpenAPI document) still report the state of the account a valid key identifies.
-  if (!response.headers.has("X-RateLimit-Limit")) await reportRateOfPresentedKey(req, response.headers);
-  return response;
+  if (!answer.headers.has("X-RateLimit-Limit")) await reportRateOfPresentedKey(request, answer.headers);
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  res.end(answer.body);
+  const afterResponse = Promise.all(tasks.map((task) => task().catch((error: unknown) => console.error("after-response task failed:", error))));
+  return { afterResponse: afterResponse.then(() => undefined) };
 }
 
-async function routeApiRequest(req: Request, { afterResponse }: ApiRequestOptions): Promise<Response> {
-  const url = new URL(req.url);
-  const path = url.pathname.slice(API_PREFIX.length) || "/";
+function apiRequest(req: IncomingMessage): ApiRequest {
+  // Only the path and query matter here; the origin clients used comes from the headers (publicOrigin).
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  return { method: req.method ?? "GET", path: url.pathname.slice(API_PREFIX.length) || "/", url, headers };
+}
+
+async function routeApiRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: ApiRequest,
+  afterResponse: RequestContextOptions["afterResponse"],
+): Promise<ApiAnswer> {
+  const { method, path, url } = request;
   const resHeaders = new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS });
 
-  if (req.method === "OPTIONS") {
-    return new Response(null, { status: 204, headers: mergeHeaders(resHeaders, PREFLIGHT_HEADERS) });
+  if (method === "OPTIONS") {
+    return { status: 204, headers: mergeHeaders(resHeaders, PREFLIGHT_HEADERS) };
   }
-  const match = matchRoute(req.method, path);
+  const match = matchRoute(method, path);
   if (!match) {
-    return errorResponse(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${req.method} ${API_PREFIX}${path}`), resHeaders);
+    return errorAnswer(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${method} ${API_PREFIX}${path}`), resHeaders);
   }
   if ("allowed" in match) {
     resHeaders.set("Allow", match.allowed.join(", "));
-    return errorResponse(
-      new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed on ${API_PREFIX}${path}`, `Allowed: ${match.allowed.join(", ")}`),
+    return errorAnswer(
+      new ApiError("METHOD_NOT_ALLOWED", `Method ${method} is not allowed on ${API_PREFIX}${path}`, `Allowed: ${match.allowed.join(", ")}`),
       resHeaders,
     );
   }
   if (match.route.template === OPENAPI_DOCUMENT_PATH) {
-    return Response.json(openApiDocument(publicOrigin(req, url)), { headers: resHeaders });
+    return jsonAnswer(200, resHeaders, openApiDocument(publicOrigin(request)));
   }
 
-  if (carriesBody(req.method)) {
+  let body: unknown;
+  if (carriesBody(method)) {
     try {
-      req = await withCheckedBody(req);
+      body = await readJsonBody(req);
     } catch (error) {
-      return errorResponse(toApiError(error), resHeaders);
+      return errorAnswer(toApiError(error), resHeaders);
     }
   }
   const outcome: RequestContextOptions["outcome"] = {};
-  const response = await callProcedure(req, match.route, { headers: req.headers, url, resHeaders, afterResponse, outcome });
+  const answer = await callProcedure(req, res, match.route, body, { headers: request.headers, url, resHeaders, afterResponse, outcome });
   const { apiKey } = outcome;
   if (apiKey) {
     // Added to the in-memory batch now (no database work on the request's path), written within
@@ -81,14 +122,14 @@ async function routeApiRequest(req: Request, { afterResponse }: ApiRequestOption
     const written = usageBatcher(getDb).record({
       accountId: apiKey.accountId,
       keyId: apiKey.id,
-      method: req.method,
+      method,
       path: match.route.template,
-      status: response.status,
+      status: answer.status,
       at: new Date(),
     });
     afterResponse(trackUsageWrite(apiKey.accountId, () => written));
   }
-  return response;
+  return answer;
 }
 
 /** What one request hands to the shared trpc-to-openapi handler, and what it gets back. */
@@ -99,80 +140,68 @@ interface ProcedureCall {
 
 const procedureCalls = new WeakMap<object, ProcedureCall>();
 
-/**
- * trpc-to-openapi's node handler, built once: its fetch adapter (createOpenApiFetchHandler)
- * rebuilds it, and with it the router's procedure cache, on every request.
- */
+/** trpc-to-openapi's node handler, built once (with it, the router's procedure cache). */
 const openApiHandler = createOpenApiNodeHttpHandler({
   router: appRouter,
   createContext: ({ req }: { req: object }) => createTRPCContext(procedureCalls.get(req)!.context),
   onError: ({ error, req }: { error: unknown; req: object }) => {
     procedureCalls.get(req)!.failure = error;
   },
-} as never) as unknown as (req: Request, res: NodeLikeResponse) => Promise<void>;
+} as never) as unknown as (req: IncomingMessage, res: CapturedResponse) => Promise<void>;
 
-interface NodeLikeResponse {
+/** The part of a Node response trpc-to-openapi writes to; kept, so the status and errors can be reshaped. */
+interface CapturedResponse {
   statusCode: number;
+  readonly writableEnded: boolean;
   setHeader(name: string, value: string | string[]): void;
   end(body?: string): void;
+  once(event: string, listener: () => void): void;
+  off(event: string, listener: () => void): void;
 }
 
 /** Runs the request's procedure through trpc-to-openapi; any failure becomes the spec's error envelope. */
-async function callProcedure(req: Request, route: RestRoute, context: RequestContextOptions): Promise<Response> {
+async function callProcedure(req: IncomingMessage, res: ServerResponse, route: RestRoute, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
   const call: ProcedureCall = { context };
-  const body = carriesBody(req.method) ? await jsonBody(req) : undefined;
-  // What the fetch adapter hands the node handler: the request, its URL without the /api/v1
-  // prefix, and its parsed JSON body (the body was checked to be JSON beforehand).
-  const url = req.url.replace(API_PREFIX, "");
-  const proxied = new Proxy(req, {
-    get(target, prop) {
-      if (prop === "url") return url;
-      if (prop === "body") {
-        if (body && !body.ok) throw new TRPCError({ code: "PARSE_ERROR", message: "Failed to parse request body", cause: body.cause });
-        return body ? body.data : target.body;
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  procedureCalls.set(proxied, call);
-  const resHeaders = new Headers();
-  // The status comes from the route (trpc-to-openapi answers 200 for every success).
-  const answer = await new Promise<{ body?: string }>((resolve, reject) => {
-    const res: NodeLikeResponse = {
-      statusCode: 200,
-      setHeader(name, value) {
-        if (typeof value === "string") resHeaders.set(name, value);
-        else for (const v of value) resHeaders.append(name, v);
-      },
-      end(text) {
-        resolve({ body: text });
-      },
-    };
-    openApiHandler(proxied, res).catch(reject);
-  });
-  if (call.failure !== undefined) return errorResponse(toApiError(call.failure), context.resHeaders);
-  return new Response(answer.body, { status: route.successStatus, headers: mergeHeaders(context.resHeaders, resHeaders) });
-}
-
-/**
- * The body as trpc-to-openapi's fetch adapter reads it: JSON.parse of the text (an empty body is
- * malformed). withCheckedBody has already refused anything not declared as JSON.
- */
-async function jsonBody(req: Request): Promise<{ ok: true; data: unknown } | { ok: false; cause: unknown }> {
-  try {
-    return { ok: true, data: JSON.parse(await req.text()) };
-  } catch (cause) {
-    return { ok: false, cause };
+  // What trpc-to-openapi reads: the URL below /api/v1, the body already parsed (and checked to
+  // be JSON, in the only content-type spelling it recognises), the query from that URL (Next's
+  // parsed `req.query` also carries the catch-all's `path`).
+  const forwarded = req as IncomingMessage & { body?: unknown; query?: unknown };
+  forwarded.url = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
+  forwarded.query = undefined;
+  if (body !== undefined) {
+    forwarded.body = body;
+    forwarded.headers["content-type"] = "application/json";
   }
+  procedureCalls.set(req, call);
+  const headers = new Headers();
+  const text = await new Promise<string | undefined>((resolve, reject) => {
+    const captured: CapturedResponse = {
+      statusCode: 200,
+      get writableEnded() {
+        return res.writableEnded;
+      },
+      setHeader(name, value) {
+        if (typeof value === "string") headers.set(name, value);
+        else for (const v of value) headers.append(name, v);
+      },
+      end: resolve,
+      // The procedure's abort signal follows the real response: aborted if the client leaves first.
+      once: (event, listener) => void res.once(event, listener),
+      off: (event, listener) => void res.off(event, listener),
+    };
+    openApiHandler(req, captured).catch(reject);
+  });
+  if (call.failure !== undefined) return errorAnswer(toApiError(call.failure), context.resHeaders);
+  // The status comes from the route (trpc-to-openapi answers 200 for every success).
+  return { status: route.successStatus, headers: mergeHeaders(context.resHeaders, headers), body: text };
 }
 
 /** Reports, without consuming, the rate-limit state of the account the request's key identifies. */
-async function reportRateOfPresentedKey(req: Request, resHeaders: Headers): Promise<void> {
-  const presented = requestApiKey(req.headers, new URL(req.url));
+async function reportRateOfPresentedKey(request: ApiRequest, resHeaders: Headers): Promise<void> {
+  const presented = requestApiKey(request.headers, request.url);
   if (!presented) return;
   try {
-    const lookup = await authenticateApiKey(getDb(), presented);
+    const lookup = await authenticateApiKey(getSqlPool(), presented);
     if ("key" in lookup) await reportAccountRate(resHeaders, lookup.key);
   } catch (error) {
     // Only headers are at stake here: the answer stands without them.
@@ -181,15 +210,20 @@ async function reportRateOfPresentedKey(req: Request, resHeaders: Headers): Prom
 }
 
 /** The origin clients used, as proxies (Vercel included) report it. */
-function publicOrigin(req: Request, url: URL): string {
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? url.host;
-  const protocol = req.headers.get("x-forwarded-proto")?.split(",")[0] ?? url.protocol.replace(":", "");
+function publicOrigin({ headers }: ApiRequest): string {
+  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
+  const protocol = headers.get("x-forwarded-proto")?.split(",")[0] ?? "http";
   return `${protocol}://${host}`;
 }
 
-function errorResponse(error: ApiError, headers: Headers): Response {
+function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer {
+  headers.set("Content-Type", "application/json");
+  return { status, headers, body: JSON.stringify(body) };
+}
+
+function errorAnswer(error: ApiError, headers: Headers): ApiAnswer {
   if (error.apiCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", "5");
-  return Response.json(errorEnvelope(error), { status: error.httpStatus(), headers });
+  return jsonAnswer(error.httpStatus(), headers, errorEnvelope(error));
 }
 
 function mergeHeaders(target: Headers, extra: HeadersInit): Headers {

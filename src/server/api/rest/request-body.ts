@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import { TRPCError } from "@trpc/server";
 import { ApiError } from "../errors";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -9,32 +11,46 @@ export function carriesBody(method: string): boolean {
 }
 
 /**
- * A copy of `req` whose JSON body has been read, at most 1 MiB of it: a request that declares or
- * sends more is refused without reading the rest, and a body that is not JSON is refused unread.
+ * The request's JSON body, parsed, at most 1 MiB of it: a request that declares or sends more is
+ * refused without keeping the rest, and a body not declared as JSON is refused unread.
  */
-export async function withCheckedBody(req: Request): Promise<Request> {
-  if (!JSON_CONTENT_TYPE.test(req.headers.get("content-type") ?? "")) {
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  if (!JSON_CONTENT_TYPE.test(req.headers["content-type"] ?? "")) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be JSON, sent with Content-Type: application/json");
   }
-  if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES || !req.body) {
-    if (req.body) throw tooLarge();
-    return req;
+  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readCapped(req);
+  if (text === null) throw tooLarge();
+  try {
+    // An empty body is malformed JSON too.
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new TRPCError({ code: "PARSE_ERROR", message: "Failed to parse request body", cause });
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body.getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    size += chunk.value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  const headers = new Headers(req.headers);
-  // trpc-to-openapi only recognises the lowercase form.
-  headers.set("content-type", "application/json");
-  return new Request(req.url, { method: req.method, headers, body: Buffer.concat(chunks) });
+}
+
+/** The body as text; null as soon as it passes the limit (the rest is left unread). */
+function readCapped(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      stop();
+      resolve(null);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const stop = () => req.off("data", onData).off("end", onEnd).off("error", onError);
+    req.on("data", onData).on("end", onEnd).on("error", onError);
+  });
 }
 
 function tooLarge(): ApiError {

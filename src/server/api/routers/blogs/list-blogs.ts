@@ -24,7 +24,7 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
     }
     const { cursor } = input;
     if (!cursor) {
-      const data = await listBlogs(ctx.db, {
+      const data = await listBlogs(ctx.sql, {
         accountId: ctx.apiKey.accountId,
         page: input.page,
         limit: input.limit,
@@ -52,7 +52,7 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
         `cursor was issued for another ${conflict}; omit ${conflict} or send the value the cursor was issued for`,
       );
     }
-    const data = await listBlogs(ctx.db, {
+    const data = await listBlogs(ctx.sql, {
       accountId: ctx.apiKey.accountId,
       page: cursor.page,
       limit: cursor.limit,

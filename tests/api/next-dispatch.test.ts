@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startNextServer, type RunningServer } from "../../scripts/lib/next-server";
+import { MAX_BODY_BYTES } from "~/server/api/rest/request-body";
+import { apiBaseUrl, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
+
+/**
+ * The suite runs against the production server, which hands /api/v1 to the REST handler itself.
+ * On Vercel (and under `next dev`) Next dispatches /api/v1 to the same handler through the Pages
+ * Router route: started here with `next start`, it must answer exactly as the production server.
+ */
+let viaNext: RunningServer;
+let account: TestAccount;
+let blogIds: string[];
+
+beforeAll(async () => {
+  account = await createTestAccount();
+  blogIds = await seedBlogs(account.id, [{ title: "First" }, { title: "Second", isPublic: true }, { title: "Hidden", allowApiAccess: false }]);
+  viaNext = await startNextServer(process.env, { quiet: true });
+}, 120_000);
+
+afterAll(() => viaNext?.stop());
+
+async function request(baseUrl: string, path: string, init: RequestInit = {}) {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as { success: boolean; data?: any; error?: { code: string } }) : null };
+}
+
+const withKey = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { "x-api-key": account.key, ...init.headers } });
+const json = (method: string, body: string, contentType = "application/json"): RequestInit => withKey({ method, body, headers: { "content-type": contentType } });
+
+describe("/api/v1 dispatched by Next (the Vercel path)", () => {
+  // Requests are built when run: the account's key exists only after beforeAll.
+  it.each<[string, string, () => RequestInit]>([
+    ["a list", "/blogs?limit=2", () => withKey()],
+    ["a filtered list", "/blogs?public=true", () => withKey()],
+    ["an invalid parameter", "/blogs?limit=0", () => withKey()],
+    ["no key", "/blogs", () => ({})],
+    ["an unknown key", "/blogs", () => ({ headers: { "x-api-key": "bm_unknown" } })],
+    ["an unknown path", "/nope", () => withKey()],
+    ["a wrong method", "/blogs", () => withKey({ method: "DELETE" })],
+    ["a body that is not JSON", "/blogs", () => json("POST", "{}", "text/plain")],
+    ["malformed JSON", "/blogs", () => json("POST", "{")],
+    ["a missing title", "/blogs", () => json("POST", "{}")],
+  ])("answers %s as the production server does", async (_, path, requestInit) => {
+    const init = requestInit();
+    const [production, next] = await Promise.all([request(apiBaseUrl(), path, init), request(viaNext.baseUrl, path, init)]);
+    expect(next.status).toBe(production.status);
+    expect(next.body).toEqual(production.body);
+    for (const header of ["content-type", "x-ratelimit-limit", "allow", "access-control-allow-origin"]) {
+      expect(next.headers.get(header), header).toBe(production.headers.get(header));
+    }
+    expect(next.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("serves a blog by id and answers a CORS preflight", async () => {
+    const blog = await request(viaNext.baseUrl, `/blogs/${blogIds[0]}`, withKey());
+    expect(blog.status).toBe(200);
+    expect(blog.body?.data.blog.title).toBe("First");
+    expect((await request(viaNext.baseUrl, `/blogs/${blogIds[2]}`, withKey())).status).toBe(404);
+    const preflight = await request(viaNext.baseUrl, "/blogs", { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("PATCH");
+  });
+
+  it("creates with a JSON body (seen by the production server) and refuses a body over 1 MiB", async () => {
+    const created = await request(viaNext.baseUrl, "/blogs", json("POST", JSON.stringify({ title: "Through Next", blogSlug: "through-next" })));
+    expect(created.status).toBe(201);
+    const seen = await request(apiBaseUrl(), "/blogs/slug/through-next", withKey());
+    expect(seen.body?.data.blog.id).toBe(created.body?.data.blog.id);
+    const tooLarge = await request(viaNext.baseUrl, "/blogs", json("POST", JSON.stringify({ title: "x".repeat(MAX_BODY_BYTES) })));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body?.error?.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("records usage after the response", async () => {
+    await request(viaNext.baseUrl, "/blogs", withKey());
+    const analytics = await request(viaNext.baseUrl, "/analytics", withKey());
+    const byEndpoint = analytics.body?.data.byEndpoint as { method: string; path: string; requests: number }[];
+    expect(byEndpoint.find((e) => e.method === "GET" && e.path === "/blogs")?.requests).toBeGreaterThan(0);
+  });
+});
