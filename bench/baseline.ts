@@ -12,7 +12,8 @@
  * - the same single list statement (listBlogsSql), the same JSON envelope, pagination and cursor;
  * - after the response: "Last Used" at most once a minute (same SQL), usage batched the same way
  *   (same batcher, same statement).
- * What it leaves out is the framework: Next.js, tRPC, trpc-to-openapi, zod, Prisma.
+ * What it leaves out is the framework: tRPC, trpc-to-openapi, zod, and Next.js (which the app's
+ * production server loads for everything but /api/v1).
  *
  * Run: DATABASE_URL=... REDIS_URL=... PORT=... node --import tsx bench/baseline.ts
  */

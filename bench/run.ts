@@ -25,7 +25,7 @@ import { cpus, totalmem } from "node:os";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { freePort, startNextServer, type RunningServer } from "../scripts/lib/next-server";
+import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
 
 const env = process.env;
@@ -80,7 +80,7 @@ let app: RunningServer | undefined;
 let baseline: ChildProcess | undefined;
 let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
-  app = await startNextServer(serverEnv, { quiet: true });
+  app = await startProductionServer(serverEnv, { quiet: true });
   const appPid = listeningPid(new URL(app.baseUrl).port);
   const baselinePort = await freePort();
   baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline.ts"], {
@@ -270,7 +270,7 @@ function rssKb(pid: number): number {
   return Number(match?.[1] ?? 0);
 }
 
-/** The process that listens on `port` (next start runs under npx, so the spawned pid is not it). */
+/** The process that listens on `port`: the server under test, whatever launched it. */
 function listeningPid(port: string): number {
   const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
   const match = /pid=(\d+)/.exec(out);

@@ -1,6 +1,6 @@
 /**
- * `npm run dev` / `npm start`: runs Next.js on DATABASE_URL, or, when it is unset, on embedded
- * PostgreSQL (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending
+ * `npm run dev` / `npm start`: runs the app (`next dev`, or the production server of
+ * src/server/http-server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending
  * migrations are applied first either way.
  */
 import { spawn } from "node:child_process";
@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
 import { NEXT_BIN } from "./lib/next-bin";
-import { waitUntilServing } from "./lib/next-server";
+import { PRODUCTION_SERVER, waitUntilServing } from "./lib/next-server";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
@@ -36,10 +36,14 @@ console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Data
 // Imported after DATABASE_URL is set: the app's modules read the environment when loaded.
 const demo = embedded ? await (await import("../src/server/demo/seed-demo")).ensureDemoAccount(dataDir) : undefined;
 
-const next = spawn(process.execPath, [NEXT_BIN, mode, "--port", port], {
+// Production: the production server (src/server/http-server.ts, Next behind it); development: `next dev`.
+const serverArgs = mode === "start" ? ["--import", "tsx", PRODUCTION_SERVER] : [NEXT_BIN, "dev"];
+const app = spawn(process.execPath, serverArgs, {
   stdio: "inherit",
   env: {
     ...process.env,
+    PORT: port,
+    ...(mode === "start" && { NODE_ENV: "production" }),
     NEXT_TELEMETRY_DISABLED: "1",
     // PGlite has a single session: a small pool keeps requests from queueing on dead sockets.
     ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4" }),
@@ -47,16 +51,16 @@ const next = spawn(process.execPath, [NEXT_BIN, mode, "--port", port], {
 });
 
 async function shutdown(code: number) {
-  next.kill("SIGTERM");
+  app.kill("SIGTERM");
   await embedded?.stop();
   process.exit(code);
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-next.on("exit", (code) => void shutdown(code ?? 0));
+app.on("exit", (code) => void shutdown(code ?? 0));
 
 const baseUrl = `http://localhost:${port}`;
-await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, next, 10 * 60_000);
+await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app, 10 * 60_000);
 console.log(`\nBlog Manager is running at ${baseUrl}`);
 console.log(`API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
 if (demo) {

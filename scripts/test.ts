@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { applyMigrations } from "../src/server/db/migrate";
-import { startNextServer, type RunningServer } from "./lib/next-server";
+import { startProductionServer, type RunningServer } from "./lib/next-server";
 import { createScratchDatabase } from "./lib/scratch-database";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
@@ -20,7 +20,7 @@ try {
   await applyMigrations(databaseUrl);
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
   if (!skipBuild) await run("npx", ["--no-install", "next", "build"], env);
-  server = await startNextServer(env);
+  server = await startProductionServer(env);
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };
   await run("npx", ["--no-install", "vitest", "run"], testEnv);
   await run("npx", ["--no-install", "playwright", "test"], testEnv);

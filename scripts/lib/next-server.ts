@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
 import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
@@ -8,14 +9,26 @@ export interface RunningServer {
   stop(): void;
 }
 
-/** Starts the built app (`next start`) on a free port and waits until its API answers. */
-export async function startNextServer(env: NodeJS.ProcessEnv, { quiet = false } = {}): Promise<RunningServer> {
+/** The production server, as `npm start` runs it: /api/v1 straight to its handler, the rest to Next. */
+export const PRODUCTION_SERVER = fileURLToPath(new URL("../../src/server/http-server.ts", import.meta.url));
+
+/** Starts the built app's production server (src/server/http-server.ts) on a free port, once its API answers. */
+export function startProductionServer(env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): Promise<RunningServer> {
+  return startServer(["--import", "tsx", PRODUCTION_SERVER], env, options);
+}
+
+/** Starts the built app with `next start` (which reads PORT): Next itself serves /api/v1, as on Vercel (the Pages Router route). */
+export function startNextServer(env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): Promise<RunningServer> {
+  return startServer([NEXT_BIN, "start"], env, options);
+}
+
+async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false }): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, args, {
     // A throwaway server: its own session secret unless one is given (quiet, and the same for
     // every process it might start).
-    env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
   });
   const stop = () => {

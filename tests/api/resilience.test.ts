@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startNextServer, type RunningServer } from "../../scripts/lib/next-server";
+import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
 import { createTestAccount, type TestAccount } from "../support/api";
 import { rateLimitHeaders } from "./expect";
 
@@ -11,8 +11,8 @@ let account: TestAccount;
 beforeAll(async () => {
   account = await createTestAccount("free");
   [databaseDown, storeDown] = await Promise.all([
-    startNextServer({ ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none" }, { quiet: true }),
-    startNextServer({ ...process.env, REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "" }, { quiet: true }),
+    startProductionServer({ ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none" }, { quiet: true }),
+    startProductionServer({ ...process.env, REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "" }, { quiet: true }),
   ]);
 }, 120_000);
 

@@ -6,15 +6,18 @@ import { ApiError } from "../errors";
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
 const UNAUTHENTICATED_HOURLY_LIMIT = 100;
 
-let limiter: RateLimiter | undefined;
+// One limiter per process, on globalThis: the production server's API handler and Next's own
+// routes (the dashboard's usage page) load this module separately, and the in-process store
+// must be the same for both.
+const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
 
 function rateLimiter(): RateLimiter {
-  limiter ??= createRateLimiter({
+  globalForLimiter.rateLimiter ??= createRateLimiter({
     upstashUrl: env.UPSTASH_REDIS_REST_URL,
     upstashToken: env.UPSTASH_REDIS_REST_TOKEN,
     redisUrl: env.REDIS_URL,
   });
-  return limiter;
+  return globalForLimiter.rateLimiter;
 }
 
 const accountBucket = (apiKey: Pick<AuthenticatedKey, "accountId">) => `account:${apiKey.accountId}`;

@@ -1,0 +1,40 @@
+/**
+ * The production server (`npm start`): Node's HTTP server with Next.js behind it. Requests to the
+ * public API (/api/v1) go straight to its handler; everything else (dashboard, public pages, the
+ * dashboard's tRPC, sign-in) to Next. Next's routing and dispatch cost about as much CPU per
+ * request as the API's own work (README, Benchmarks), so the API's hot path skips them here. On
+ * Vercel and under `next dev`, Next serves /api/v1 itself, through the Pages Router route
+ * (src/pages/api/v1/[[...path]].ts) that calls the same handler.
+ *
+ * Run: PORT=3000 node --import tsx src/server/http-server.ts (after `next build`).
+ */
+import { createServer } from "node:http";
+import next from "next";
+import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
+
+const port = Number(process.env.PORT ?? 3000);
+const app = next({ dev: false, dir: process.cwd(), port });
+await app.prepare();
+const handleWithNext = app.getRequestHandler();
+
+const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
+
+const server = createServer((req, res) => {
+  const served = isApiPath(req.url) ? handleApiRequest(req, res) : handleWithNext(req, res);
+  // Both answer every failure themselves; this is the last resort.
+  served.catch((error: unknown) => {
+    console.error("request failed:", error);
+    if (!res.headersSent) res.statusCode = 500;
+    res.end();
+  });
+});
+server.listen(port, () => console.log(`Production server listening on port ${port}`));
+
+function shutdown() {
+  server.close();
+  void app.close().finally(() => process.exit(0));
+  // Open keep-alive connections must not hold the exit.
+  setTimeout(() => process.exit(0), 5_000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
