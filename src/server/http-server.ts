@@ -11,6 +11,8 @@
 import { createServer } from "node:http";
 import next from "next";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
+import { getDb } from "./db";
+import { usageBatcher } from "./usage/usage-batch";
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
@@ -30,11 +32,15 @@ const server = createServer((req, res) => {
 });
 server.listen(port, () => console.log(`Production server listening on port ${port}`));
 
-function shutdown() {
-  server.close();
-  void app.close().finally(() => process.exit(0));
-  // Open keep-alive connections must not hold the exit.
+async function shutdown() {
+  // Open keep-alive connections or a stuck flush must not hold the exit.
   setTimeout(() => process.exit(0), 5_000).unref();
+  server.close();
+  server.closeIdleConnections();
+  // The batched usage of the last second is written, not lost with the process.
+  await usageBatcher(getDb).flush();
+  await app.close();
+  process.exit(0);
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+process.on("SIGTERM", () => void shutdown());
+process.on("SIGINT", () => void shutdown());
