@@ -1,7 +1,8 @@
 /**
  * `npm run dev` / `npm start`: runs the app (`next dev`, or the production server of
- * src/server/http-server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending
- * migrations are applied first either way.
+ * src/server/http-server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL
+ * (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending migrations are
+ * applied first either way.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -29,7 +29,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** The body as text; null as soon as it passes the limit (the rest is left unread). */
+/**
+ * The body as text; null as soon as it passes the limit (the rest is not kept). A client that
+ * leaves before sending all of it gets a malformed-body error nobody will read.
+ */
 function readCapped(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -44,12 +47,12 @@ function readCapped(req: IncomingMessage): Promise<string | null> {
       stop();
       resolve(Buffer.concat(chunks).toString("utf8"));
     };
-    const onError = (error: Error) => {
+    const onFailure = (cause?: Error) => {
       stop();
-      reject(error);
+      reject(new TRPCError({ code: "PARSE_ERROR", message: "The request body was not received whole", cause }));
     };
-    const stop = () => req.off("data", onData).off("end", onEnd).off("error", onError);
-    req.on("data", onData).on("end", onEnd).on("error", onError);
+    const stop = () => req.off("data", onData).off("end", onEnd).off("error", onFailure).off("close", onFailure);
+    req.on("data", onData).on("end", onEnd).on("error", onFailure).on("close", onFailure);
   });
 }
 
