@@ -53,12 +53,13 @@ interface ApiRequest {
  */
 export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<{ afterResponse: Promise<void> }> {
   const request = apiRequest(req);
+  const resHeaders = new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS });
   const tasks: (() => Promise<unknown>)[] = [];
   let answer: ApiAnswer;
   try {
-    answer = await routeApiRequest(req, res, request, (task) => void tasks.push(task));
+    answer = await routeApiRequest(req, res, request, resHeaders, (task) => void tasks.push(task));
   } catch (error) {
-    answer = errorAnswer(toApiError(error), new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS }));
+    answer = errorAnswer(toApiError(error), resHeaders);
   }
   // Answers given before the procedure's own checks (404, 405, 413, 415, malformed JSON, the
   // OpenAPI document) still report the state of the account a valid key identifies.
@@ -82,10 +83,10 @@ async function routeApiRequest(
   req: IncomingMessage,
   res: ServerResponse,
   request: ApiRequest,
+  resHeaders: Headers,
   afterResponse: RequestContextOptions["afterResponse"],
 ): Promise<ApiAnswer> {
   const { method, path, url } = request;
-  const resHeaders = new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS });
 
   if (method === "OPTIONS") {
     return { status: 204, headers: mergeHeaders(resHeaders, PREFLIGHT_HEADERS) };
