@@ -1,41 +1,70 @@
 /**
  * `npm run dev` / `npm start`: runs the app (`next dev`, or the production server of
  * src/server/http-server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL
- * (PGlite, data under DATA_DIR) seeded with a demo account on first run. Pending migrations are
- * applied first either way.
+ * (PGlite, data under DATA_DIR). Pending migrations are applied first either way.
+ *
+ * The demo account (published password) is seeded only by `npm run dev` on the embedded database,
+ * or when asked for (`--demo`, SEED_DEMO=1); in production without a key (docs/security.md).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
+import type { DemoAccount } from "../src/server/demo/seed-demo";
+import { log } from "../src/server/log";
+import { missingDeploymentSettings } from "../src/server/production-settings";
+import { readSecretFile, writeSecretFile } from "../src/server/secret-file";
 import { NEXT_BIN } from "./lib/next-bin";
 import { PRODUCTION_SERVER, waitUntilServing } from "./lib/next-server";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const dataDir = process.env.DATA_DIR ?? ".data";
+const seedDemo =
+  process.argv.includes("--demo") || process.env.SEED_DEMO === "1" || (mode === "dev" && !process.env.DATABASE_URL && process.env.SEED_DEMO !== "0");
 
 let embedded: EmbeddedPostgres | undefined;
+
+/** Ends the launcher with one line saying why: no stack trace for a setting or an unreachable database. */
+async function refuse(reason: string): Promise<never> {
+  log.fatal(reason);
+  await embedded?.stop();
+  process.exit(1);
+}
+
+const missing = missingDeploymentSettings(process.env);
+if (missing) await refuse(missing);
+
 let databaseUrl = process.env.DATABASE_URL;
-if (!databaseUrl) {
-  embedded = await startEmbeddedPostgres({ dataDir: join(dataDir, "pglite") });
-  databaseUrl = embedded.url;
-  console.log(`Embedded PostgreSQL (PGlite) serving ${join(dataDir, "pglite")} at ${databaseUrl}`);
+let demo: DemoAccount | undefined;
+try {
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: join(dataDir, "pglite") });
+    databaseUrl = embedded.url;
+    log.info(`Embedded PostgreSQL (PGlite) serving ${join(dataDir, "pglite")} at ${databaseUrl}`);
+  }
+  process.env.DATABASE_URL = databaseUrl;
+
+  const { applied } = await applyMigrations(databaseUrl);
+  log.info(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date");
+  if (mode === "start") await announceSingleMachineSettings();
+
+  // Imported after DATABASE_URL is set: the app's modules read the environment when loaded.
+  const { DEMO, demoAccountExists, ensureDemoAccount } = await import("../src/server/demo/seed-demo");
+  if (seedDemo) {
+    demo = await ensureDemoAccount(dataDir, { issueKey: mode === "dev" });
+  } else if (mode === "start" && (await demoAccountExists())) {
+    await refuse(
+      `The demo account ${DEMO.email}, whose password is published, is in this database (left by \`npm run dev\`): ` +
+        "start with --demo (or SEED_DEMO=1) to serve it knowingly, or use another DATA_DIR or DATABASE_URL",
+    );
+  }
+  // The launcher's own connection is not needed while the server runs.
+  await (await import("../src/server/db")).getDb().$disconnect();
+} catch (error) {
+  await refuse(error instanceof Error ? error.message : String(error));
 }
-process.env.DATABASE_URL = databaseUrl;
-
-// A production server keeps dashboard sessions across restarts with a secret of its own.
-if (mode === "start" && !process.env.BETTER_AUTH_SECRET) {
-  process.env.BETTER_AUTH_SECRET = await persistedSecret(join(dataDir, "auth-secret"));
-}
-
-const { applied } = await applyMigrations(databaseUrl);
-console.log(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date");
-
-// Imported after DATABASE_URL is set: the app's modules read the environment when loaded.
-const demo = embedded ? await (await import("../src/server/demo/seed-demo")).ensureDemoAccount(dataDir) : undefined;
 
 // Production: the production server (src/server/http-server.ts, Next behind it); development: `next dev`.
 const serverArgs = mode === "start" ? ["--import", "tsx", PRODUCTION_SERVER] : [NEXT_BIN, "dev"];
@@ -62,19 +91,30 @@ app.on("exit", (code) => void shutdown(code ?? 0));
 
 const baseUrl = `http://localhost:${port}`;
 await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app, 10 * 60_000);
-console.log(`\nBlog Manager is running at ${baseUrl}`);
-console.log(`API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
-if (demo) {
-  console.log(`Demo login: ${demo.email} / ${demo.password}`);
+log.info(`Blog Manager is running at ${baseUrl}; API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
+if (demo?.apiKey) {
+  // Development only (a production server never holds the key): a banner for the person at the terminal.
+  console.log(`\nDemo login: ${demo.email} / ${demo.password}`);
   console.log(`Demo API key (all permissions): ${demo.apiKey}`);
   console.log(`Try it:\n  curl -s -H "x-api-key: ${demo.apiKey}" "${baseUrl}/api/v1/blogs?limit=5"\n`);
+} else if (demo) {
+  log.info(`Demo login: ${demo.email} / ${demo.password}; no API key is made in production: create one at ${baseUrl}/dashboard/keys`);
 }
 
-async function persistedSecret(file: string): Promise<string> {
-  const saved = await readFile(file, "utf8").catch(() => "");
-  if (saved.trim()) return saved.trim();
-  const secret = randomBytes(32).toString("hex");
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, secret, { mode: 0o600 });
-  return secret;
+/**
+ * What a production server on one machine goes without, said once here rather than by each
+ * process or route bundle: a session secret from the environment (a generated one is kept under
+ * DATA_DIR, owner-only) and a shared rate-limit store. On Vercel both are required.
+ */
+async function announceSingleMachineSettings(): Promise<void> {
+  if (!process.env.BETTER_AUTH_SECRET) {
+    const file = join(dataDir, "auth-secret");
+    let secret = (await readSecretFile(file))?.trim();
+    if (!secret) await writeSecretFile(file, (secret = randomBytes(32).toString("hex")));
+    process.env.BETTER_AUTH_SECRET = secret;
+    log.warn(`BETTER_AUTH_SECRET is not set: sessions are signed with the secret kept in ${file}, valid on this machine only`);
+  }
+  if (!(process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) && !process.env.REDIS_URL) {
+    log.warn("No rate-limit store (UPSTASH_REDIS_REST_URL and _TOKEN, or REDIS_URL): limits are kept in this process, exact for one server only");
+  }
 }

@@ -3,35 +3,62 @@
  * on DATABASE_URL's server, or in-memory embedded PostgreSQL when DATABASE_URL is unset), builds
  * and starts the production server on it, then runs Vitest (unit and HTTP tests) and Playwright
  * (browser tests) against that server. REDIS_URL, when set, is used by the server and the tests.
+ *
+ * `npm test -- tests/security` runs only the Vitest files matching the arguments (no browser
+ * tests); `SKIP_BUILD=1` reuses the last `next build` (enough when only /api/v1 code changed,
+ * which the production server loads from source).
+ *
+ * The production server's output goes to the console and to test-results/server.log, which is
+ * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
  */
 import { spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
 import { applyMigrations } from "../src/server/db/migrate";
 import { startProductionServer, type RunningServer } from "./lib/next-server";
-import { createScratchDatabase } from "./lib/scratch-database";
+import { createScratchDatabase, query } from "./lib/scratch-database";
+import { findSecrets, passwordsInTests } from "./lib/secret-scan";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
+const vitestFilters = process.argv.slice(2);
 const database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_test");
 const databaseUrl = database.url;
 console.log(`[test] database ${databaseUrl}; rate limits ${process.env.REDIS_URL ? `on ${process.env.REDIS_URL}` : "in process"}`);
 
 let server: RunningServer | undefined;
+const serverOutput: Buffer[] = [];
 let exitCode = 1;
 try {
   await applyMigrations(databaseUrl);
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
   if (!skipBuild) await run("npx", ["--no-install", "next", "build"], env);
-  server = await startProductionServer(env);
+  server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };
-  await run("npx", ["--no-install", "vitest", "run"], testEnv);
-  await run("npx", ["--no-install", "playwright", "test"], testEnv);
+  await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
+  if (vitestFilters.length === 0) await run("npx", ["--no-install", "playwright", "test"], testEnv);
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
 } finally {
-  server?.stop();
+  await server?.stop();
+  if (server && !(await serverLogIsClean())) exitCode = 1;
   await database.drop();
 }
 process.exit(exitCode);
+
+/** Writes the server's output to SERVER_LOG and reports whether it is free of secrets (docs/security.md). */
+async function serverLogIsClean(): Promise<boolean> {
+  const SERVER_LOG = "test-results/server.log";
+  // Written now, not while the tests run: Playwright empties test-results when it starts.
+  const text = Buffer.concat(serverOutput).toString("utf8");
+  await mkdir("test-results", { recursive: true });
+  await writeFile(SERVER_LOG, text);
+  const sessions = await query<{ token: string }>(databaseUrl, 'SELECT token FROM "session"');
+  const findings = findSecrets(text, { passwords: await passwordsInTests(["tests", "e2e"]), sessionTokens: sessions.map((row) => row.token) });
+  const lines = text.split("\n").filter(Boolean).length;
+  for (const { line, kind } of findings) console.error(`[test] ${SERVER_LOG}:${line} holds a secret: ${kind}`);
+  console.log(`[test] ${SERVER_LOG}: ${lines} lines scanned, ${findings.length ? `${findings.length} secret(s) found` : "no key, password, session cookie or api_key= in them"}`);
+  return findings.length === 0;
+}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -6,33 +6,52 @@ import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
   baseUrl: string;
-  stop(): void;
+  /** Sends SIGTERM; settles when the server has exited (its last lines written). */
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Discard the server's output. */
+  quiet?: boolean;
+  /** Also hand every chunk of its output (stdout and stderr) here; it is still shown on the console. */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 /** The production server, as `npm start` runs it: /api/v1 straight to its handler, the rest to Next. */
 export const PRODUCTION_SERVER = fileURLToPath(new URL("../../src/server/http-server.ts", import.meta.url));
 
 /** Starts the built app's production server (src/server/http-server.ts) on a free port, once its API answers. */
-export function startProductionServer(env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): Promise<RunningServer> {
+export function startProductionServer(env: NodeJS.ProcessEnv, options: ServerOptions = {}): Promise<RunningServer> {
   return startServer(["--import", "tsx", PRODUCTION_SERVER], env, options);
 }
 
 /** Starts the built app with `next start` (which reads PORT): Next itself serves /api/v1, as on Vercel (the Pages Router route). */
-export function startNextServer(env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): Promise<RunningServer> {
+export function startNextServer(env: NodeJS.ProcessEnv, options: ServerOptions = {}): Promise<RunningServer> {
   return startServer([NEXT_BIN, "start"], env, options);
 }
 
-async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false }): Promise<RunningServer> {
+async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false, onOutput }: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, args, {
     // A throwaway server: its own session secret unless one is given (quiet, and the same for
     // every process it might start).
     env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
+    stdio: ["ignore", ...(quiet ? (["ignore", "ignore"] as const) : onOutput ? (["pipe", "pipe"] as const) : (["inherit", "inherit"] as const))],
   });
+  if (onOutput) {
+    for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+      from?.on("data", (chunk: Buffer) => {
+        onOutput(chunk);
+        to.write(chunk);
+      });
+    }
+  }
+  // "close": after the process has exited and its output has been read to the end.
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const stop = () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    return exited;
   };
   try {
     await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, child);

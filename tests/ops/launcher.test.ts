@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import { stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { describe, expect, it } from "vitest";
+import { freePort, waitUntilServing } from "../../scripts/lib/next-server";
+import { createScratchDatabase } from "../../scripts/lib/scratch-database";
+import { PrismaClient } from "~/generated/prisma/client";
+import { createAccount } from "~/server/accounts/create-account";
+import { applyMigrations } from "~/server/db/migrate";
+import { DEMO } from "~/server/demo/seed-demo";
+import { tempDirMaker } from "../support/temp-dir";
+
+/**
+ * The launcher as an operator runs it (`npm start` is `tsx scripts/serve.ts start`), for real:
+ * what it seeds, prints and stores, and which production settings make it refuse to start.
+ */
+
+const freshDataDir = tempDirMaker("blogmgr-launcher-");
+
+/** The test run's environment without the settings each case chooses itself. */
+function baseEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  for (const name of ["DATABASE_URL", "REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "BETTER_AUTH_SECRET", "BETTER_AUTH_URL", "VERCEL", "SEED_DEMO", "NODE_ENV"]) {
+    delete env[name];
+  }
+  return { ...env, ...overrides };
+}
+
+function launch(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** Runs a launcher expected to refuse: its exit code and the lines it wrote to stderr. */
+async function refusal(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const run = launch(script, args, env);
+  const timer = setTimeout(() => run.child.kill("SIGKILL"), 60_000);
+  const code = await run.exited;
+  clearTimeout(timer);
+  const { stdout, stderr } = run.output();
+  return { code, stdout, lines: stderr.trim().split("\n").filter(Boolean) };
+}
+
+const UNREACHABLE_DATABASE = "postgresql://postgres:hunter2-not-shown@127.0.0.1:1/none";
+
+describe("npm start", () => {
+  it(
+    "on a fresh data dir: no demo account, no key printed or stored, secret files 0600, single-machine settings said once",
+    async () => {
+      const dataDir = await freshDataDir();
+      // A secret left readable by others (an older version, a copy) is narrowed on start.
+      await writeFile(join(dataDir, "auth-secret"), "a".repeat(64), { mode: 0o644 });
+      const port = await freePort();
+      const run = launch("scripts/serve.ts", ["start"], baseEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+      try {
+        const baseUrl = `http://127.0.0.1:${port}`;
+        await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, run.child, 170_000);
+
+        const signIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: baseUrl },
+          body: JSON.stringify({ email: "demo@example.com", password: "demo-password" }),
+        });
+        expect(signIn.status).toBe(401);
+
+        const { stdout, stderr } = run.output();
+        const output = stdout + stderr;
+        expect(output).not.toContain("bm_");
+        await expect(stat(join(dataDir, "demo.json"))).rejects.toThrow(/ENOENT/);
+        expect((await stat(join(dataDir, "auth-secret"))).mode & 0o777).toBe(0o600);
+        // One line each, from the launcher, not one per route bundle or request.
+        expect(output.split("\n").filter((line) => line.includes("BETTER_AUTH_SECRET"))).toHaveLength(1);
+        expect(output.split("\n").filter((line) => line.includes("REDIS_URL"))).toHaveLength(1);
+      } finally {
+        run.child.kill("SIGTERM");
+        await run.exited;
+      }
+    },
+    240_000,
+  );
+
+  it("refuses to serve the demo account `npm run dev` left in its database, unless started with --demo", async () => {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_launcher");
+    try {
+      await applyMigrations(scratch.url);
+      const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: scratch.url }) });
+      await createAccount(db, { ...DEMO, plan: "pro" });
+      await db.$disconnect();
+      const { code, lines } = await refusal("scripts/serve.ts", ["start"], baseEnv({ DATABASE_URL: scratch.url, DATA_DIR: await freshDataDir() }));
+      expect(code).not.toBe(0);
+      expect(lines.at(-1)).toContain(`The demo account ${DEMO.email}`);
+      expect(lines.at(-1)).toContain("--demo");
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it("with an unreachable DATABASE_URL exits with one line naming the database and the cause, without its password", async () => {
+    const { code, lines } = await refusal("scripts/serve.ts", ["start"], baseEnv({ DATABASE_URL: UNREACHABLE_DATABASE, DATA_DIR: await freshDataDir() }));
+    expect(code).not.toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("127.0.0.1:1/none");
+    expect(lines[0]).toContain("ECONNREFUSED");
+    expect(lines[0]).not.toContain("hunter2");
+  });
+
+  it("on Vercel without BETTER_AUTH_SECRET refuses to start, in one line naming it", async () => {
+    const { code, lines } = await refusal(
+      "scripts/serve.ts",
+      ["start"],
+      baseEnv({ VERCEL: "1", DATABASE_URL: UNREACHABLE_DATABASE, REDIS_URL: "redis://127.0.0.1:6379", DATA_DIR: await freshDataDir() }),
+    );
+    expect(code).not.toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("BETTER_AUTH_SECRET");
+  });
+
+  it("on Vercel without a shared rate-limit store refuses to start, in one line naming both ways to give one", async () => {
+    const { code, lines } = await refusal(
+      "scripts/serve.ts",
+      ["start"],
+      baseEnv({ VERCEL: "1", DATABASE_URL: UNREACHABLE_DATABASE, BETTER_AUTH_SECRET: "s".repeat(40), DATA_DIR: await freshDataDir() }),
+    );
+    expect(code).not.toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("UPSTASH_REDIS_REST_URL");
+    expect(lines[0]).toContain("REDIS_URL");
+  });
+});
+
+describe("npm run db:migrate", () => {
+  it("with an unreachable DATABASE_URL exits with one line naming the database and the cause", async () => {
+    const { code, lines } = await refusal("scripts/db-migrate.ts", [], baseEnv({ DATABASE_URL: UNREACHABLE_DATABASE }));
+    expect(code).not.toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("127.0.0.1:1/none");
+    expect(lines[0]).toContain("ECONNREFUSED");
+    expect(lines[0]).not.toContain("hunter2");
+  });
+});
