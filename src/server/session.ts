@@ -1,11 +1,19 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { safeNextPath } from "./accounts/safe-next-path";
 import { getSessionUser, type SessionUser } from "./auth";
 
-/** The signed-in owner of the page being rendered; otherwise off to sign-in, and back after. */
-export async function requireSessionUser(returnTo: string): Promise<SessionUser> {
-  const user = await getSessionUser(await headers());
-  if (!user) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
+/**
+ * The request's path and query under /dashboard, set by the proxy (src/proxy.ts) over anything a
+ * client sent: a layout is not told which page it wraps.
+ */
+const DASHBOARD_PATH_HEADER = "x-dashboard-path";
+
+/** The signed-in owner of the dashboard page being rendered; otherwise off to sign-in, and back to that page after. */
+export async function requireSessionUser(): Promise<SessionUser> {
+  const requestHeaders = await headers();
+  const user = await getSessionUser(requestHeaders);
+  if (!user) redirect(`/sign-in?next=${encodeURIComponent(safeNextPath(requestHeaders.get(DASHBOARD_PATH_HEADER)))}`);
   return user;
 }
 

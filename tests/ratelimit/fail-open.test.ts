@@ -1,6 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
+import { log } from "~/server/log";
 import { createRateLimiter, type RateLimiter } from "~/server/ratelimit";
 
 import { nextUtcHour } from "./hour";
@@ -41,7 +42,7 @@ const unreachableStores: [string, () => RateLimiter][] = [
 
 describe.each(unreachableStores)("fail open: %s", (_name, makeLimiter) => {
   it("serves within 1 s, reports the limit and the end of the hour, and logs once", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     const limiter = makeLimiter();
     const start = Date.now();
 

@@ -57,6 +57,18 @@ function describeHourlyLimiter(name: string, limiter: RateLimiter) {
       });
     });
 
+    it("keeps windows of other lengths, aligned to the clock like the hour, apart from the hourly budget", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const id = freshIdentifier();
+      vi.setSystemTime(new Date("2030-01-01T10:30:59.500Z"));
+      await limiter.consume(id, 1, 60);
+      expect(await limiter.consume(id, 1, 60)).toMatchObject({ success: false, reset: Date.parse("2030-01-01T10:31:00.000Z") });
+      expect(await limiter.peek(id, 1)).toMatchObject({ remaining: 1, success: true });
+
+      vi.setSystemTime(new Date("2030-01-01T10:31:00.000Z"));
+      expect(await limiter.consume(id, 1, 60)).toMatchObject({ success: true, reset: Date.parse("2030-01-01T10:32:00.000Z") });
+    });
+
     it("admits exactly 100 of 200 concurrent requests against a limit of 100", async () => {
       const id = freshIdentifier();
       const states = await Promise.all(Array.from({ length: 200 }, () => limiter.consume(id, 100)));

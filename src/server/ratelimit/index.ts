@@ -1,10 +1,11 @@
 import { Redis as UpstashRedis } from "@upstash/redis";
+import { log } from "~/server/log";
 
 import { createMemoryLimiter } from "./memory";
 import { redisScriptClient } from "./redis-tcp";
 import type { RateLimiter } from "./types";
-import { createUpstashLimiter } from "./upstash";
-import { endOfUtcHour } from "./window";
+import { createUpstashLimiter, type ScriptClient } from "./upstash";
+import { endOfWindow, HOUR_SECONDS } from "./window";
 
 export type { RateLimiter, RateLimitState } from "./types";
 
@@ -19,46 +20,68 @@ const STORE_TIMEOUT_MS = 500;
  * Upstash REST when its URL and token are given, else Redis over TCP when `redisUrl` is, else an
  * in-process store (single-process development only). Remote stores fail open.
  */
-export function createRateLimiter(config: {
+export function createRateLimiter(config: SharedStoreConfig & { prefix?: string }): RateLimiter {
+  const store = sharedStoreClient(config);
+  return store ? failOpen(createUpstashLimiter(store, config.prefix)) : createMemoryLimiter();
+}
+
+export interface SharedStoreConfig {
   upstashUrl?: string;
   upstashToken?: string;
   redisUrl?: string;
-  prefix?: string;
-}): RateLimiter {
-  const { upstashUrl, upstashToken, redisUrl, prefix } = config;
-  if (upstashUrl && upstashToken) {
-    return failOpen(createUpstashLimiter(new UpstashRedis({ url: upstashUrl, token: upstashToken }), prefix));
-  }
-  if (redisUrl) return failOpen(createUpstashLimiter(redisScriptClient(redisUrl), prefix));
-  return createMemoryLimiter();
+}
+
+/** The shared store rate limits use (Upstash REST, else Redis over TCP), or null for in-process. */
+export function sharedStoreClient({ upstashUrl, upstashToken, redisUrl }: SharedStoreConfig): ScriptClient | null {
+  if (upstashUrl && upstashToken) return new UpstashRedis({ url: upstashUrl, token: upstashToken });
+  if (redisUrl) return redisScriptClient(redisUrl);
+  return null;
 }
 
 /** Serves requests unlimited while the store fails or is slow, logging once per incident. */
 function failOpen(store: RateLimiter): RateLimiter {
-  let failing = false;
-
+  const guarded = storeGuard({
+    unavailable: "rate-limit store unavailable; serving requests without limits",
+    recovered: "rate-limit store answers again; limits apply",
+  });
   const guard =
     (call: RateLimiter["consume"]): RateLimiter["consume"] =>
-    async (identifier, limit) => {
-      try {
-        const state = await withTimeout(call(identifier, limit), STORE_TIMEOUT_MS);
-        if (failing) {
-          failing = false;
-          console.info("[ratelimit] store answers again; limits apply");
-        }
-        return state;
-      } catch (error) {
-        if (!failing) {
-          failing = true;
-          console.error("[ratelimit] store unavailable; serving requests without limits:", error);
-        }
-        return { limit, remaining: limit, reset: endOfUtcHour(Date.now()), success: true };
-      }
-    };
+    (identifier, limit, windowSeconds = HOUR_SECONDS) =>
+      guarded(call(identifier, limit, windowSeconds), () => ({
+        limit,
+        remaining: limit,
+        reset: endOfWindow(Date.now(), windowSeconds),
+        success: true,
+      }));
 
   return {
-    consume: guard((identifier, limit) => store.consume(identifier, limit)),
-    peek: guard((identifier, limit) => store.peek(identifier, limit)),
+    consume: guard((identifier, limit, windowSeconds) => store.consume(identifier, limit, windowSeconds)),
+    peek: guard((identifier, limit, windowSeconds) => store.peek(identifier, limit, windowSeconds)),
+  };
+}
+
+/**
+ * Calls to a shared store (rate limits, sign-in backoff) that fail open: an answer within
+ * STORE_TIMEOUT_MS, else the caller's fallback, with one log line when the store starts failing
+ * and one when it answers again.
+ */
+export function storeGuard(messages: { unavailable: string; recovered: string }) {
+  let failing = false;
+  return async function guarded<T>(call: Promise<T>, fallback: () => T): Promise<T> {
+    try {
+      const result = await withTimeout(call, STORE_TIMEOUT_MS);
+      if (failing) {
+        failing = false;
+        log.info(messages.recovered);
+      }
+      return result;
+    } catch (error) {
+      if (!failing) {
+        failing = true;
+        log.error({ err: error }, messages.unavailable);
+      }
+      return fallback();
+    }
   };
 }
 

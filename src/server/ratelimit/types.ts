@@ -8,8 +8,8 @@ export interface RateLimitState {
 }
 
 export interface RateLimiter {
-  /** Consumes one unit of `identifier`'s hourly budget `limit`. */
-  consume(identifier: string, limit: number): Promise<RateLimitState>;
+  /** Consumes one unit of `identifier`'s budget `limit` per fixed window (an hour unless given). */
+  consume(identifier: string, limit: number, windowSeconds?: number): Promise<RateLimitState>;
   /** Current state without consuming; `success` tells whether the next consume() would pass. */
-  peek(identifier: string, limit: number): Promise<RateLimitState>;
+  peek(identifier: string, limit: number, windowSeconds?: number): Promise<RateLimitState>;
 }

@@ -1,7 +1,12 @@
-const HOUR_MS = 3_600_000;
+/** The window of the API's budgets: the UTC clock hour. */
+export const HOUR_SECONDS = 3_600;
 
-/** Unix ms at which the UTC clock hour holding `now` ends, i.e. when an hourly window resets. */
-export function endOfUtcHour(now: number): number {
-  // Unix time counts no leap seconds, so multiples of an hour are exactly the UTC hour boundaries.
-  return (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
+/**
+ * Unix ms at which the fixed window of `seconds` holding `now` ends. Windows are aligned to the
+ * Unix epoch, as @upstash/ratelimit's fixed windows are; Unix time counts no leap seconds, so
+ * hourly windows are exactly the UTC hours.
+ */
+export function endOfWindow(now: number, seconds: number): number {
+  const ms = seconds * 1000;
+  return (Math.floor(now / ms) + 1) * ms;
 }

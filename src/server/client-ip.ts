@@ -1,0 +1,103 @@
+/**
+ * The one answer to "which address is this client?" for the whole app: the per-IP bucket of the
+ * API's unauthenticated requests and the sign-in/sign-up throttle (docs/security.md).
+ *
+ * The socket's address, unless a proxy in front of the app is trusted to say it:
+ * - on Vercel (VERCEL=1), the platform's own header, which its edge sets and a client cannot;
+ * - with TRUSTED_PROXY_HOPS=N, the N-th address from the right of X-Forwarded-For (each trusted
+ *   proxy appends the address it saw; everything left of them is whatever the client sent).
+ * A value that is not an IP address counts as no address at all.
+ */
+import { isIP } from "node:net";
+import { env } from "~/env";
+
+/**
+ * Carries the client's address from the production server (src/server/http-server.ts), which
+ * sees the socket, to Next's route handlers, which only see a web Request. The server deletes
+ * any copy a client sent and sets its own on every request.
+ */
+export const CLIENT_IP_HEADER = "x-blogmgr-client-ip";
+
+/** Headers as Node (IncomingHttpHeaders) or the web (Headers) hold them. */
+export type RequestHeaders = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: RequestHeaders, name: string): string | undefined {
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(",") : value;
+}
+
+/** Which proxy in front of the app may say who the client is. */
+export interface ProxyTrust {
+  vercel: boolean;
+  /** Proxies that append to X-Forwarded-For; 0 for none. */
+  hops: number;
+}
+
+const configuredTrust = (): ProxyTrust => ({ vercel: env.VERCEL === "1", hops: env.TRUSTED_PROXY_HOPS });
+
+/** The client's address, or null when it cannot be known (or what was given is not an address). */
+export function clientIp(
+  request: { headers: RequestHeaders; socketAddress: string | undefined },
+  trust: ProxyTrust = configuredTrust(),
+): string | null {
+  if (trust.vercel) {
+    // Vercel sets these itself and overwrites any the client sent; x-vercel-forwarded-for stays
+    // right even behind another proxy that rewrites x-forwarded-for.
+    const { headers } = request;
+    return validIp(header(headers, "x-vercel-forwarded-for") ?? header(headers, "x-real-ip") ?? header(headers, "x-forwarded-for"));
+  }
+  const { hops } = trust;
+  if (hops > 0) {
+    const forwarded = (header(request.headers, "x-forwarded-for") ?? "").split(",");
+    // Fewer entries than trusted proxies: the request did not come through them all.
+    return forwarded.length >= hops ? validIp(forwarded[forwarded.length - hops]) : null;
+  }
+  return validIp(request.socketAddress);
+}
+
+/**
+ * The client's address for code that sees only a web Request (Next's route handlers): the
+ * production server's header when this process runs that server, else what the trusted proxy
+ * says (no socket is visible here, so under `next dev` without a proxy: null).
+ */
+export function clientIpOfWebRequest(headers: Headers): string | null {
+  if (globalForClientIp.clientIpHeaderIsSet) return validIp(headers.get(CLIENT_IP_HEADER) ?? undefined);
+  return clientIp({ headers, socketAddress: undefined });
+}
+
+// On globalThis: the production server and Next's route bundles each load this module.
+const globalForClientIp = globalThis as unknown as { clientIpHeaderIsSet?: boolean };
+
+/**
+ * Called by the production server, which sets CLIENT_IP_HEADER on every request it hands to
+ * Next: only then is that header believed (under `next dev` a client could send it).
+ */
+export function setClientIpHeader(headers: Record<string, string | string[] | undefined>, socketAddress: string | undefined): void {
+  globalForClientIp.clientIpHeaderIsSet = true;
+  delete headers[CLIENT_IP_HEADER];
+  const ip = clientIp({ headers, socketAddress });
+  if (ip) headers[CLIENT_IP_HEADER] = ip;
+}
+
+function validIp(value: string | undefined): string | null {
+  const candidate = value?.trim() ?? "";
+  if (!isIP(candidate)) return null;
+  // An IPv4 client of a dual-stack socket shows as ::ffff:a.b.c.d: the same client as a.b.c.d.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(candidate);
+  return mapped ? mapped[1]! : candidate.toLowerCase();
+}
+
+/**
+ * What a per-IP limit counts: the address itself for IPv4, its /64 network for IPv6 (one
+ * subscriber is handed a whole /64, so single IPv6 addresses would be free to rotate).
+ */
+export function ipRateLimitSubject(ip: string | null): string {
+  if (!ip) return "unknown";
+  if (isIP(ip) !== 6) return ip;
+  const [head = "", tail] = ip.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0"), ...tailGroups];
+  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
+}
