@@ -9,7 +9,8 @@
  *   fixedWindow Lua script (same keys, same arguments) -> X-RateLimit-* headers, 429 with
  *   Retry-After and details;
  * - the same parameter rules and messages (page, limit, public, from, to, cursor);
- * - the same single list statement (listBlogsSql), the same JSON envelope, pagination and cursor;
+ * - the same single list statement (listBlogsSql), the same JSON envelope, pagination and cursor,
+ *   the same security headers;
  * - after the response: "Last Used" at most once a minute (same SQL), usage batched the same way
  *   (same batcher, same statement).
  * What it leaves out is the framework: tRPC, trpc-to-openapi, zod, and Next.js (which the app's
@@ -25,6 +26,7 @@ import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { formatCalendarDate, parseCalendarDate } from "~/server/calendar-date";
 import type { Db } from "~/server/db";
 import { hashApiKey } from "~/server/keys/api-key";
+import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, listBlogsSql, type ApiKeyRow, type ListBlogsRow } from "~/server/hot-path-sql";
 import { createUsageBatcher } from "~/server/usage/usage-batch";
 
@@ -172,6 +174,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers":
       "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed",
+    ...API_SECURITY_HEADERS,
   };
   const presented = presentedKey(req, url);
   if (!presented) {

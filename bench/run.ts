@@ -11,6 +11,8 @@
  *   BENCH_LONG_SECONDS    the memory run (e), app only (default 300)
  *   BENCH_SKIP_BUILD=1    reuse the existing .next build
  *   DATABASE_POOL_SIZE    connections per server process, app and baseline alike (default 10)
+ *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages);
+ *                         skips the correctness checks, the baseline when not needed, and (e)
  *
  * Rate limits: every request runs the real limiter (one Lua script per request in Redis), and the
  * bench keeps the budgets from being hit by resetting the bench accounts' current windows before
@@ -26,6 +28,7 @@ import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
+import { longMarkdown, seedPublicPages } from "./public-seed";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
 
 const env = process.env;
@@ -37,6 +40,7 @@ const REDIS_URL = env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const DATABASE = env.BENCH_DATABASE ?? "blogmgr_bench";
 const POOL_SIZE = env.DATABASE_POOL_SIZE ?? "10";
 const WINDOW_MS = 3_600_000;
+const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -44,9 +48,11 @@ interface Scenario {
   id: string;
   title: string;
   connections: number;
-  /** Request paths with their key, cycled round-robin. */
-  requests: { path: string; key: string }[];
+  /** Request paths with their key (none for public pages), cycled round-robin. */
+  requests: { path: string; key?: string }[];
   expect: number;
+  /** Pages Next serves: the baseline has no counterpart. */
+  appOnly?: boolean;
 }
 
 interface Measurement {
@@ -61,6 +67,7 @@ const data = await seedBenchDatabase(SERVER_URL, DATABASE, log);
 const redis = new Redis(REDIS_URL);
 const db = new pg.Client({ connectionString: data.url });
 await db.connect();
+const publicPages = await seedPublicPages(db, log);
 
 if (env.BENCH_SKIP_BUILD !== "1") {
   log("building (flock /tmp/next-build.lock npx next build)");
@@ -82,22 +89,12 @@ let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
   app = await startProductionServer(serverEnv, { quiet: true });
   const appPid = listeningPid(new URL(app.baseUrl).port);
-  const baselinePort = await freePort();
-  baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline.ts"], {
-    env: { ...serverEnv, NODE_ENV: "production", PORT: String(baselinePort) },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  await waitForStatus(`${baselineUrl}/api/v1/blogs`);
-  log(`app ${app.baseUrl} (pid ${appPid}), baseline ${baselineUrl} (pid ${baseline.pid})`);
-
-  await resetBudgets();
-  const checks = await correctnessChecks(app.baseUrl, baselineUrl);
-  const cursor = checks.cursor;
+  const publicBlogPath = `/${publicPages.handle}/${publicPages.blogSlug}`;
+  await checkPublicPages(app.baseUrl, publicBlogPath, `/${publicPages.handle}`);
 
   const small = data.small;
   const year = "from=2024-01-01&to=2024-12-31";
-  const scenarios: Scenario[] = [
+  const apiScenarios = (cursor: string): Scenario[] => [
     { id: "a", title: "(a) page 1, limit 10, 50 accounts", connections: 50, requests: small.map((a) => ({ path: "/api/v1/blogs?limit=10", key: a.key })), expect: 200 },
     { id: "b1", title: "(b) 1M: page 1, limit 50", connections: 1, requests: [{ path: "/api/v1/blogs?limit=50", key: data.big.key }], expect: 200 },
     { id: "b2", title: "(b) 1M: public=true", connections: 1, requests: [{ path: "/api/v1/blogs?limit=50&public=true", key: data.big.key }], expect: 200 },
@@ -108,38 +105,65 @@ try {
     { id: "d1", title: "(d) 401 unknown key", connections: 50, requests: [{ path: "/api/v1/blogs?limit=10", key: benchKey("nobody") }], expect: 401 },
     { id: "d2", title: "(d) 429 exhausted account", connections: 50, requests: [{ path: "/api/v1/blogs?limit=10", key: data.exhausted.key }], expect: 429 },
   ];
+  const publicScenarios: Scenario[] = [
+    { id: "f1", title: `(f) public blog page, ${(longMarkdown().length / 1024).toFixed(0)} KB Markdown`, connections: 50, requests: [{ path: publicBlogPath }], expect: 200, appOnly: true },
+    { id: "f2", title: "(f) public index /{handle}, page 1", connections: 50, requests: [{ path: `/${publicPages.handle}` }], expect: 200, appOnly: true },
+  ];
+  const wanted = (s: Scenario) => !ONLY || ONLY.has(s.id);
+  const needsBaseline = !ONLY || apiScenarios("").some((s) => wanted(s));
+  let baselineUrl = "";
+  let checks: Awaited<ReturnType<typeof correctnessChecks>> | undefined;
+  if (needsBaseline) {
+    const baselinePort = await freePort();
+    baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline.ts"], {
+      env: { ...serverEnv, NODE_ENV: "production", PORT: String(baselinePort) },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    baselineUrl = `http://127.0.0.1:${baselinePort}`;
+    await waitForStatus(`${baselineUrl}/api/v1/blogs`);
+    log(`app ${app.baseUrl} (pid ${appPid}), baseline ${baselineUrl} (pid ${baseline.pid})`);
+    await resetBudgets();
+    checks = await correctnessChecks(app.baseUrl, baselineUrl);
+  }
+  const scenarios = [...apiScenarios(checks?.cursor ?? ""), ...publicScenarios].filter(wanted);
 
   resetTimer = setInterval(() => void resetBudgets(), 15_000);
-  const results: { scenario: Scenario; app: Measurement; baseline: Measurement }[] = [];
+  const results: Result[] = [];
   for (const scenario of scenarios) {
     const appResult = await measure(app.baseUrl, scenario, SECONDS);
-    const baseResult = await measure(baselineUrl, scenario, SECONDS);
+    const baseResult = scenario.appOnly ? undefined : await measure(baselineUrl, scenario, SECONDS);
     results.push({ scenario, app: appResult, baseline: baseResult });
-    log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms`);
+    const versus = baseResult ? `; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms` : "";
+    log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms${versus}`);
   }
+  if (ONLY || !checks) {
+    console.log("\n" + renderTable(results));
+    process.exitCode = results.some((r) => r.app.unexpected > 0) ? 1 : 0;
+  } else {
 
-  // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
-  log(`(e) ${LONG_SECONDS} s of (a) on the app, sampling its RSS`);
-  const samples: { t: number; rss: number }[] = [];
-  const started = Date.now();
-  const sample = () => samples.push({ t: (Date.now() - started) / 1000, rss: rssKb(appPid) });
-  sample();
-  const sampler = setInterval(sample, 5_000);
-  const long = await measure(app.baseUrl, scenarios[0]!, LONG_SECONDS, 0);
-  clearInterval(sampler);
-  sample();
-  const edge = Math.min(60, LONG_SECONDS / 5);
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
-  const firstMinute = mean(samples.filter((s) => s.t <= edge).map((s) => s.rss));
-  const lastMinute = mean(samples.filter((s) => s.t >= samples.at(-1)!.t - edge).map((s) => s.rss));
-  clearInterval(resetTimer);
+    // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
+    log(`(e) ${LONG_SECONDS} s of (a) on the app, sampling its RSS`);
+    const samples: { t: number; rss: number }[] = [];
+    const started = Date.now();
+    const sample = () => samples.push({ t: (Date.now() - started) / 1000, rss: rssKb(appPid) });
+    sample();
+    const sampler = setInterval(sample, 5_000);
+    const long = await measure(app.baseUrl, scenarios[0]!, LONG_SECONDS, 0);
+    clearInterval(sampler);
+    sample();
+    const edge = Math.min(60, LONG_SECONDS / 5);
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+    const firstMinute = mean(samples.filter((s) => s.t <= edge).map((s) => s.rss));
+    const lastMinute = mean(samples.filter((s) => s.t >= samples.at(-1)!.t - edge).map((s) => s.rss));
+    clearInterval(resetTimer);
 
-  const report = renderReport(results, { long, samples, firstMinute, lastMinute, edge }, checks);
-  console.log("\n" + report);
-  mkdirSync("bench/results", { recursive: true });
-  writeFileSync("bench/results/latest.md", report + "\n");
-  writeFileSync("bench/results/latest.json", JSON.stringify({ results, long, samples, firstMinute, lastMinute, checks }, null, 2));
-  log("written to bench/results/latest.md and latest.json");
+    const report = renderReport(results, { long, samples, firstMinute, lastMinute, edge }, checks);
+    console.log("\n" + report);
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync("bench/results/latest.md", report + "\n");
+    writeFileSync("bench/results/latest.json", JSON.stringify({ results, long, samples, firstMinute, lastMinute, checks }, null, 2));
+    log("written to bench/results/latest.md and latest.json");
+  }
 } finally {
   clearInterval(resetTimer);
   app?.stop();
@@ -167,11 +191,14 @@ function cannon(baseUrl: string, scenario: Scenario, seconds: number): Promise<a
     url: baseUrl,
     connections: scenario.connections,
     duration: seconds,
+    // Slow pages (an uncached Markdown render under 50 connections) still count, late.
+    timeout: 60,
     requests: [
       {
         setupRequest: (req) => {
           const r = scenario.requests[next++ % scenario.requests.length]!;
-          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, "x-api-key": r.key, "content-type": "application/json" } };
+          const key = r.key ? { "x-api-key": r.key, "content-type": "application/json" } : {};
+          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, ...key } };
         },
       },
     ],
@@ -234,21 +261,15 @@ async function correctnessChecks(appUrl: string, baselineUrl: string) {
   return { totals, exact, cursor, cursorMatches, sameBody };
 }
 
+type Result = { scenario: Scenario; app: Measurement; baseline: Measurement | undefined };
+
 function renderReport(
-  results: { scenario: Scenario; app: Measurement; baseline: Measurement }[],
+  results: Result[],
   memory: { long: Measurement; samples: { t: number; rss: number }[]; firstMinute: number; lastMinute: number; edge: number },
   checks: { totals: { variant: string; countStar: number; app: number }[]; exact: boolean; cursorMatches: boolean; sameBody: boolean },
 ): string {
-  const ms = (x: number) => x.toFixed(x < 10 ? 2 : 1);
   const lines = [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${postgresVersion()}; Redis ${redisVersion()}; Node ${process.version}`,
-    `Date: ${new Date().toISOString()}; ${SECONDS} s per scenario and server after ${WARMUP} s warm-up; pool ${POOL_SIZE} connections per server`,
-    "",
-    "| Scenario | Conn. | App req/s | App p50 ms | App p99 ms | Baseline req/s | Baseline p50 ms | Baseline p99 ms | App/baseline req/s |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...results.map(({ scenario, app, baseline }) =>
-      `| ${scenario.title} | ${scenario.connections} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ${baseline.rps.toFixed(0)} | ${ms(baseline.p50)} | ${ms(baseline.p99)} | ${(app.rps / baseline.rps).toFixed(2)} |`,
-    ),
+    renderTable(results),
     `| (e) ${LONG_SECONDS} s of (a), app only | 50 | ${memory.long.rps.toFixed(0)} | ${ms(memory.long.p50)} | ${ms(memory.long.p99)} | | | | |`,
     "",
     `Server RSS during (e): start ${mb(memory.samples[0]!.rss)}, end ${mb(memory.samples.at(-1)!.rss)}; ` +
@@ -256,9 +277,37 @@ function renderReport(
       `(${(((memory.lastMinute - memory.firstMinute) / memory.firstMinute) * 100).toFixed(1)}%).`,
     `Totals (1M account) vs count(*): ${checks.totals.map((t) => `${t.variant} ${t.app} (count(*) ${t.countStar})`).join(", ")}: ${checks.exact ? "exact" : "MISMATCH"}.`,
     `Page 10,000 by cursor equals page 10,000 by number: ${checks.cursorMatches ? "yes" : "NO"}; app and baseline bodies identical: ${checks.sameBody ? "yes" : "NO"}.`,
-    `Unexpected statuses: ${results.reduce((s, r) => s + r.app.unexpected + r.baseline.unexpected, 0) + memory.long.unexpected}.`,
+    `Unexpected statuses: ${results.reduce((s, r) => s + r.app.unexpected + (r.baseline?.unexpected ?? 0), 0) + memory.long.unexpected}.`,
   ];
   return lines.join("\n");
+}
+
+function ms(x: number): string {
+  return x.toFixed(x < 10 ? 2 : 1);
+}
+
+/** The machine, the settings and one row per scenario (the baseline's columns empty for app-only ones). */
+function renderTable(results: Result[]): string {
+  return [
+    `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${postgresVersion()}; Redis ${redisVersion()}; Node ${process.version}`,
+    `Date: ${new Date().toISOString()}; ${SECONDS} s per scenario and server after ${WARMUP} s warm-up; pool ${POOL_SIZE} connections per server`,
+    "",
+    "| Scenario | Conn. | App req/s | App p50 ms | App p99 ms | Baseline req/s | Baseline p50 ms | Baseline p99 ms | App/baseline req/s |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...results.map(({ scenario, app, baseline }) =>
+      `| ${scenario.title} | ${scenario.connections} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ` +
+        (baseline ? `${baseline.rps.toFixed(0)} | ${ms(baseline.p50)} | ${ms(baseline.p99)} | ${(app.rps / baseline.rps).toFixed(2)} |` : "| | | |"),
+    ),
+  ].join("\n");
+}
+
+/** Each public page answers 200 with its content before it is measured. */
+async function checkPublicPages(baseUrl: string, blogPath: string, indexPath: string): Promise<void> {
+  for (const [path, marker] of [[blogPath, "Section 24"], [indexPath, "Post 1000"]] as const) {
+    const response = await fetch(baseUrl + path);
+    const html = await response.text();
+    if (response.status !== 200 || !html.includes(marker)) throw new Error(`${path} answered ${response.status} without "${marker}"`);
+  }
 }
 
 function mb(kb: number): string {

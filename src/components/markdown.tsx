@@ -1,13 +1,11 @@
-import ReactMarkdown from "react-markdown";
+import { markdownToHtml } from "~/lib/markdown";
 
-/**
- * Markdown rendered safely: raw HTML in the source is not rendered (react-markdown without
- * rehype-raw) and unsafe link protocols (javascript: …) are dropped by its URL transform.
- */
+/** Markdown rendered safely (see markdownToHtml): the dashboard's preview shows what the public page will. */
 export function Markdown({ children }: { children: string }) {
-  return (
-    <div className="markdown">
-      <ReactMarkdown skipHtml>{children}</ReactMarkdown>
-    </div>
-  );
+  return <RenderedMarkdown html={markdownToHtml(children)} />;
+}
+
+/** HTML made by markdownToHtml, and only that (the public pages cache it). */
+export function RenderedMarkdown({ html }: { html: string }) {
+  return <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,14 +1,64 @@
+import { LRUCache } from "lru-cache";
 import { cache } from "react";
+import { markdownToHtml } from "~/lib/markdown";
 import { isValidHandle } from "./accounts/handle";
 import { SLUG_PATTERN } from "./blogs/fields";
-import { findPublicBlog, listPublicBlogs } from "./blogs/public-blogs";
-import { getDb } from "./db";
+import { findPublicBlog, findPublicOwner, listPublicBlogs, type PublicOwner } from "./blogs/public-blogs";
+import { getSqlPool } from "./db";
 
-/** The public pages' reads, once per request (the page and its metadata share them). */
-export const publicBlogIndex = cache(async (handle: string) =>
-  isValidHandle(handle) ? listPublicBlogs(getDb(), handle) : null,
-);
+/**
+ * The public pages' reads. Every hit looks up the owner and the account's public content version
+ * (one statement by primary and unique keys); the rest (a page of the index, a blog with its
+ * Markdown rendered) comes from a bounded in-process cache whose keys carry that version. A
+ * trigger moves the version in the same transaction as any write to the account's public blogs,
+ * whoever writes (API, dashboard, CLI, SQL), so the next request after a write misses the cache
+ * and reads afresh, on every instance, with nothing to invalidate (README, Architecture). Entries
+ * of older versions are never read again and age out of the LRU.
+ */
 
-export const publicBlog = cache(async (handle: string, blogSlug: string) =>
-  isValidHandle(handle) && SLUG_PATTERN.test(blogSlug) ? findPublicBlog(getDb(), handle, blogSlug) : null,
-);
+/** Memory for each cache, in UTF-16 code units of its entries (about 2 bytes each). */
+const CACHE_SIZE = 16 * 1024 * 1024;
+
+type PublicBlog = NonNullable<Awaited<ReturnType<typeof findPublicBlog>>>;
+type RenderedBlog = Omit<PublicBlog, "content"> & { html: string };
+type IndexPage = Awaited<ReturnType<typeof listPublicBlogs>>;
+
+/** A cache whose concurrent misses of one key share a single load (lru-cache's fetch). */
+function versionedCache<V extends object>(sizeOf: (value: V) => number) {
+  return new LRUCache<string, V, () => Promise<V | undefined>>({
+    maxSize: CACHE_SIZE,
+    sizeCalculation: (value) => Math.max(1, sizeOf(value)),
+    fetchMethod: (_key, _stale, { context }) => context(),
+  });
+}
+
+const renderedBlogs = versionedCache<RenderedBlog>((blog) => blog.html.length + blog.title.length + blog.description.length + 1024);
+const indexPages = versionedCache<IndexPage>((page) => page.blogs.reduce((size, blog) => size + blog.title.length + blog.description.length + 256, 64));
+
+/** `load()` through `store`, under the owner's id and content version; uncached before the account's first public write. */
+async function cachedForVersion<V extends object>(store: LRUCache<string, V, () => Promise<V | undefined>>, owner: PublicOwner, name: string, load: () => Promise<V | undefined>) {
+  if (owner.contentVersion === null) return load();
+  return store.fetch(`${owner.id}:${owner.contentVersion}:${name}`, { context: load });
+}
+
+/** The owner of `handle` (null when unknown) and page `page` of their public blogs, newest first. */
+export const publicBlogIndex = cache(async (handle: string, page: number) => {
+  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+  if (!owner) return null;
+  const index = await cachedForVersion(indexPages, owner, String(page), () => listPublicBlogs(getSqlPool(), owner.id, page));
+  return index ? { owner, ...index } : null;
+});
+
+/** A public blog, its Markdown rendered, and its author; null when unknown or not public. */
+export const publicBlog = cache(async (handle: string, blogSlug: string) => {
+  if (!isValidHandle(handle) || !SLUG_PATTERN.test(blogSlug)) return null;
+  const author = await findPublicOwner(getSqlPool(), handle);
+  if (!author) return null;
+  const blog = await cachedForVersion(renderedBlogs, author, blogSlug, async () => {
+    const found = await findPublicBlog(getSqlPool(), author.id, blogSlug);
+    if (!found) return undefined;
+    const { content, ...fields } = found;
+    return { ...fields, html: markdownToHtml(content) };
+  });
+  return blog ? { blog, author } : null;
+});

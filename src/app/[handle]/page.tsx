@@ -3,38 +3,58 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Brand } from "~/components/brand";
 import { formatDate } from "~/lib/format";
+import { parsePublicPage } from "~/server/blogs/public-blogs";
 import { publicBlogIndex } from "~/server/public-pages";
 
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ handle: string }> };
+type Params = { params: Promise<{ handle: string }>; searchParams: Promise<{ page?: string | string[] }> };
 
-export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const index = await publicBlogIndex((await params).handle);
-  if (!index) return { title: "Not found" };
-  return { title: `${index.owner.name} (@${index.owner.handle})`, description: `Public blogs of ${index.owner.name}` };
+/** The page asked for and its blogs; null for an unknown handle, a `page` that is no page number, or a page past the last. */
+async function requestedPage({ params, searchParams }: Params) {
+  const page = parsePublicPage((await searchParams).page);
+  const index = page === null ? null : await publicBlogIndex((await params).handle, page);
+  if (!index || page === null || (page > 1 && index.blogs.length === 0)) return null;
+  return { page, ...index };
 }
 
-/** An account's public blogs, newest first; 404 for an unknown handle. */
-export default async function PublicIndexPage({ params }: Params) {
-  const index = await publicBlogIndex((await params).handle);
-  if (!index) notFound();
+/** `/{handle}` for page 1, `/{handle}?page=N` for the others. */
+function pageHref(handle: string, page: number): string {
+  return page === 1 ? `/${handle}` : `/${handle}?page=${page}`;
+}
+
+export async function generateMetadata(props: Params): Promise<Metadata> {
+  const requested = await requestedPage(props);
+  if (!requested) return { title: "Not found" };
+  const { owner, page } = requested;
+  const title = `${owner.name} (@${owner.handle})`;
+  return { title: page === 1 ? title : `${title}, page ${page}`, description: `Public blogs of ${owner.name}` };
+}
+
+/**
+ * An account's public blogs, newest first, 20 a page (`?page=N`); 404 for an unknown handle, a
+ * page past the last, or a `page` that is not a whole number from 1.
+ */
+export default async function PublicIndexPage(props: Params) {
+  const requested = await requestedPage(props);
+  if (!requested) notFound();
+  const { owner, blogs, hasOlder, page } = requested;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <Brand />
       <main className="mt-10">
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{index.owner.name}</h1>
-        <p className="mt-1 text-slate-500">@{index.owner.handle}</p>
-        {index.blogs.length === 0 ? (
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{owner.name}</h1>
+        <p className="mt-1 text-slate-500">@{owner.handle}</p>
+        {blogs.length === 0 ? (
           <p className="mt-10 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
             No public blogs yet.
           </p>
         ) : (
           <ul className="mt-8 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-            {index.blogs.map((blog) => (
+            {blogs.map((blog) => (
               <li key={blog.blogSlug} className="p-5">
                 <h2 className="text-lg font-semibold">
-                  <Link href={`/${index.owner.handle}/${blog.blogSlug}`} className="text-slate-900 hover:text-indigo-700 hover:underline">
+                  <Link href={`/${owner.handle}/${blog.blogSlug}`} className="text-slate-900 hover:text-indigo-700 hover:underline">
                     {blog.title}
                   </Link>
                 </h2>
@@ -43,6 +63,25 @@ export default async function PublicIndexPage({ params }: Params) {
               </li>
             ))}
           </ul>
+        )}
+        {(page > 1 || hasOlder) && (
+          <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
+            {page > 1 ? (
+              <Link href={pageHref(owner.handle, page - 1)} className="font-medium text-indigo-700 hover:underline">
+                ← Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span className="text-slate-500">Page {page}</span>
+            {hasOlder ? (
+              <Link href={pageHref(owner.handle, page + 1)} className="font-medium text-indigo-700 hover:underline">
+                Older →
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
         )}
       </main>
     </div>

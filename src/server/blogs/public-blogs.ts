@@ -1,27 +1,61 @@
-import type { Db } from "~/server/db";
-import { BLOG_VIEW_COLUMNS, toBlogView } from "./blog-view";
+import type { SqlPool } from "~/server/db";
+import { pageOffset } from "~/server/pagination";
 
 /** What anyone may read without signing in: public blogs, by their owner's handle. */
 
-/** The public blogs of the account with `handle`, for its public index page; null for an unknown handle. */
-export async function listPublicBlogs(db: Db, handle: string) {
-  const owner = await db.user.findUnique({ where: { handle }, select: { id: true, name: true, handle: true } });
-  if (!owner) return null;
-  const blogs = await db.blog.findMany({
-    where: { userId: owner.id, isPublic: true },
-    select: { title: true, blogSlug: true, description: true, createdAt: true, updatedAt: true },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
-  return { owner, blogs };
+/** Blogs per page of /{handle}. */
+export const PUBLIC_PAGE_SIZE = 20;
+/** Pages stop at 2,000,000 blogs in: a larger number is no page, rather than a scan that long. */
+const MAX_PUBLIC_PAGE = 100_000;
+
+export interface PublicOwner {
+  id: string;
+  name: string;
+  handle: string;
+  /** Moves with every write to the account's public blogs (see the public_content_version migration); null before the first. */
+  contentVersion: string | null;
 }
 
-/** One public blog by its owner's handle and its slug; null when unknown or not public. */
-export async function findPublicBlog(db: Db, handle: string, blogSlug: string) {
-  const blog = await db.blog.findFirst({
-    where: { blogSlug, isPublic: true, user: { handle } },
-    select: { ...BLOG_VIEW_COLUMNS, user: { select: { name: true, handle: true } } },
-  });
-  if (!blog) return null;
-  const { user, ...view } = blog;
-  return { blog: toBlogView(view), author: user };
+/** The account with `handle` and its public content version: one statement, two index lookups. */
+export async function findPublicOwner(pool: SqlPool, handle: string): Promise<PublicOwner | null> {
+  const { rows } = await pool.query<PublicOwner>(
+    `SELECT u."id", u."name", u."handle", v."version"::text AS "contentVersion"
+     FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id"
+     WHERE u."handle" = $1`,
+    [handle],
+  );
+  return rows[0] ?? null;
+}
+
+/** `?page=` of /{handle}: absent is page 1; anything but one whole number from 1 to the maximum is no page (null). */
+export function parsePublicPage(value: string | string[] | undefined): number | null {
+  if (value === undefined) return 1;
+  if (typeof value !== "string" || !/^[1-9][0-9]{0,5}$/.test(value)) return null;
+  const page = Number(value);
+  return page <= MAX_PUBLIC_PAGE ? page : null;
+}
+
+/**
+ * One page of the account's public blogs, newest first (ties by id); `hasOlder` says whether
+ * another page follows. The page's ids come from an index-only scan of ("userId", "isPublic",
+ * "createdAt" DESC, "id" DESC), so deep pages skip index entries only, then their rows by key.
+ */
+export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number) {
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; createdAt: Date }>(
+    `SELECT b."title", b."blogSlug", b."description", b."createdAt" FROM "blog" AS b
+     WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
+     ORDER BY b."createdAt" DESC, b."id" DESC`,
+    [ownerId, PUBLIC_PAGE_SIZE + 1, pageOffset(page, PUBLIC_PAGE_SIZE)],
+  );
+  return { blogs: rows.slice(0, PUBLIC_PAGE_SIZE), hasOlder: rows.length > PUBLIC_PAGE_SIZE };
+}
+
+/** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
+export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
+  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; createdAt: Date }>(
+    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "createdAt" FROM "blog"
+     WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic"`,
+    [ownerId, blogSlug],
+  );
+  return rows[0] ?? null;
 }

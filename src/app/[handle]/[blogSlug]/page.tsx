@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Brand } from "~/components/brand";
-import { Markdown } from "~/components/markdown";
+import { RenderedMarkdown } from "~/components/markdown";
 import { formatDate } from "~/lib/format";
 import { publicBlog } from "~/server/public-pages";
 
@@ -23,7 +23,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   };
 }
 
-/** A public blog, its Markdown rendered safely; 404 when unknown or not public. */
+/** A public blog, its Markdown rendered safely (and cached, see ~/server/public-pages); 404 when unknown or not public. */
 export default async function PublicBlogPage({ params }: Params) {
   const { handle, blogSlug } = await params;
   const found = await publicBlog(handle, blogSlug);
@@ -42,11 +42,11 @@ export default async function PublicBlogPage({ params }: Params) {
               <Link href={`/${author.handle}`} className="font-medium text-slate-700 hover:underline">
                 {author.name}
               </Link>{" "}
-              · {formatDate(blog.createdAt)}
+              · {formatDate(blog.createdAt.toISOString())}
             </p>
           </header>
           <div className="mt-8">
-            <Markdown>{blog.content}</Markdown>
+            <RenderedMarkdown html={blog.html} />
           </div>
         </article>
       </main>

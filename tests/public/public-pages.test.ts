@@ -1,0 +1,223 @@
+// The public pages over HTTP: /{handle} (paginated) and /{handle}/{blogSlug} (Markdown rendered
+// safely, GitHub-flavoured). They are cached per account and content version, so every test of a
+// change reads the page twice first (the second from the cache), writes, and expects the change
+// on the very next request, whoever wrote: the API, the dashboard's domain function, the CLI (a
+// process of its own) or plain SQL.
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { updateBlog } from "~/server/blogs/update-blog";
+import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+
+interface Page {
+  status: number;
+  html: string;
+  /** The page's <main> (the rendered content, without Next's payload scripts). */
+  main: string;
+}
+
+async function page(path: string): Promise<Page> {
+  const response = await fetch(new URL(path, apiBaseUrl()));
+  const html = await response.text();
+  return { status: response.status, html, main: /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? "" };
+}
+
+/** Reads a page twice (filling and then hitting the cache) and checks it shows `text`. */
+async function cachedPageShows(path: string, text: string): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const { status, main } = await page(path);
+    expect(status).toBe(200);
+    expect(main).toContain(text);
+  }
+}
+
+async function createPublicBlog(account: TestAccount, fields: Record<string, unknown>): Promise<{ id: string; blogSlug: string }> {
+  const created = await call("/blogs", {
+    key: account.key,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ isPublic: true, ...fields }),
+  });
+  expect(created.status).toBe(201);
+  return created.json.data.blog;
+}
+
+let account: TestAccount;
+beforeAll(async () => {
+  account = await createTestAccount();
+});
+
+describe("a change is on the public pages at the next request", () => {
+  it("after an API update (title on the index, content on the blog page)", async () => {
+    const blog = await createPublicBlog(account, { title: "Api Before", content: "Body before" });
+    await cachedPageShows(`/${account.handle}`, "Api Before");
+    await cachedPageShows(`/${account.handle}/${blog.blogSlug}`, "Body before");
+
+    const updated = await call(`/blogs/${blog.id}`, {
+      key: account.key,
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "Api After", content: "Body after" }),
+    });
+    expect(updated.status).toBe(200);
+    const index = await page(`/${account.handle}`);
+    expect(index.main).toContain("Api After");
+    expect(index.main).not.toContain("Api Before");
+    const post = await page(`/${account.handle}/${blog.blogSlug}`);
+    expect(post.main).toContain("Body after");
+    expect(post.main).not.toContain("Body before");
+  });
+
+  it("after the dashboard's update (and a blog made private is a 404 at once)", async () => {
+    const blog = await createPublicBlog(account, { title: "Dash Post", content: "Dashboard before" });
+    const path = `/${account.handle}/${blog.blogSlug}`;
+    await cachedPageShows(path, "Dashboard before");
+
+    await updateBlog(db(), account.id, blog.id, { content: "Dashboard after" }, "owner");
+    expect((await page(path)).main).toContain("Dashboard after");
+
+    await updateBlog(db(), account.id, blog.id, { isPublic: false }, "owner");
+    expect((await page(path)).status).toBe(404);
+    expect((await page(`/${account.handle}`)).main).not.toContain("Dash Post");
+  });
+
+  it("after a CLI import, a process of its own", async () => {
+    const owner = await createTestAccount();
+    await createPublicBlog(owner, { title: "Already There" });
+    await cachedPageShows(`/${owner.handle}`, "Already There");
+
+    const dir = await mkdtemp(join(tmpdir(), "blogmgr-public-"));
+    try {
+      const file = join(dir, "blogs.json");
+      await writeFile(file, JSON.stringify([{ title: "Imported Post", blogSlug: "imported-post", content: "Imported body", isPublic: true }]));
+      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile("node_modules/.bin/tsx", ["src/cli/main.ts", "blogs", "import", "--email", owner.email, "--file", file], { env: process.env }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        );
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ imported: 1 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect((await page(`/${owner.handle}`)).main).toContain("Imported Post");
+    expect((await page(`/${owner.handle}/imported-post`)).main).toContain("Imported body");
+  });
+
+  it("after a raw SQL UPDATE of a blog, and of the owner's name", async () => {
+    const blog = await createPublicBlog(account, { title: "Sql Post", content: "Sql before" });
+    const path = `/${account.handle}/${blog.blogSlug}`;
+    await cachedPageShows(path, "Sql before");
+
+    await db().$executeRaw`UPDATE "blog" SET "content" = 'Sql after' WHERE "id" = ${blog.id}`;
+    expect((await page(path)).main).toContain("Sql after");
+
+    await db().$executeRaw`UPDATE "user" SET "name" = 'Renamed Owner' WHERE "id" = ${account.id}`;
+    expect((await page(path)).main).toContain("Renamed Owner");
+    expect((await page(`/${account.handle}`)).main).toContain("Renamed Owner");
+  });
+
+  it("is served from the cache until the content version moves", async () => {
+    // A write that bypasses the triggers (only a superuser can) does not move the version: the
+    // cached page stays, which shows the page is cached and keyed by that version alone.
+    const blog = await createPublicBlog(account, { title: "Cached Post", content: "Cached body" });
+    const path = `/${account.handle}/${blog.blogSlug}`;
+    await cachedPageShows(path, "Cached body");
+    await db().$transaction([
+      db().$executeRaw`SET LOCAL session_replication_role = replica`,
+      db().$executeRaw`UPDATE "blog" SET "content" = 'Unseen body' WHERE "id" = ${blog.id}`,
+    ]);
+    expect((await page(path)).main).toContain("Cached body");
+
+    await db().$executeRaw`UPDATE "blog" SET "title" = 'Cached Post 2' WHERE "id" = ${blog.id}`;
+    expect((await page(path)).main).toContain("Unseen body");
+  });
+});
+
+describe("/{handle}/{blogSlug}", () => {
+  it("is a 404 for a blog that is not public, an unknown slug or an unknown handle", async () => {
+    const [privateId] = await seedBlogs(account.id, [{ blogSlug: "private-draft", isPublic: false, title: "Private Draft" }]);
+    expect(privateId).toBeDefined();
+    for (const path of [`/${account.handle}/private-draft`, `/${account.handle}/no-such-blog`, "/no-such-handle-xyz/private-draft"]) {
+      const { status, html } = await page(path);
+      expect(status, path).toBe(404);
+      expect(html).not.toContain("Private Draft");
+    }
+  });
+
+  it("renders GitHub-flavoured Markdown: tables, strikethrough, task lists", async () => {
+    const content = "| Name | Count |\n|---|---:|\n| apples | 3 |\n\n~~gone~~\n\n- [x] done\n- [ ] todo\n";
+    const blog = await createPublicBlog(account, { title: "Gfm Post", content });
+    const { main } = await page(`/${account.handle}/${blog.blogSlug}`);
+    expect(main).toMatch(/<table>[\s\S]*<th>Name<\/th>[\s\S]*<td>apples<\/td>[\s\S]*<\/table>/);
+    expect(main).toContain("<del>gone</del>");
+    expect(main).toMatch(/<input type="checkbox" checked disabled>/);
+  });
+
+  it("does not render raw HTML or script links from the Markdown", async () => {
+    const content = '<script>alert(1)</script>\n\nText <img src="x" onerror="alert(1)"> here\n\n[click me](javascript:alert(1))\n\n<div onclick="alert(1)">div</div>';
+    const blog = await createPublicBlog(account, { title: "Xss Post", content });
+    const { status, html, main } = await page(`/${account.handle}/${blog.blogSlug}`);
+    expect(status).toBe(200);
+    expect(main).toContain("click me");
+    expect(html).not.toContain("alert(1)");
+    expect(html).not.toContain("onerror");
+    expect(main).not.toContain("javascript:");
+  });
+});
+
+describe("/{handle} pagination", () => {
+  let owner: TestAccount;
+  const titles = Array.from({ length: 45 }, (_, i) => `Paged ${String(i + 1).padStart(2, "0")}`);
+  const shown = (main: string) => [...main.matchAll(/Paged \d\d/g)].map((m) => m[0]);
+  const newestFirst = [...titles].reverse();
+
+  beforeAll(async () => {
+    owner = await createTestAccount();
+    // 45 public blogs a minute apart, with private ones in between that must not show.
+    await seedBlogs(owner.id, titles.map((title, i) => ({ title, isPublic: true, createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000) })));
+    await seedBlogs(owner.id, [0, 10, 30].map((i) => ({ title: `Hidden ${i}`, isPublic: false, createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000 + 1) })));
+  });
+
+  it("shows 20 a page, newest first, with links to older and newer pages", async () => {
+    const first = await page(`/${owner.handle}`);
+    expect(first.status).toBe(200);
+    expect(shown(first.main)).toEqual(newestFirst.slice(0, 20));
+    expect(first.main).toContain(`href="/${owner.handle}?page=2"`);
+    expect(first.main).not.toContain("Newer");
+    expect(first.main).not.toContain("Hidden");
+
+    const second = await page(`/${owner.handle}?page=2`);
+    expect(second.status).toBe(200);
+    expect(shown(second.main)).toEqual(newestFirst.slice(20, 40));
+    expect(second.main).toContain(`href="/${owner.handle}"`);
+    expect(second.main).toContain(`href="/${owner.handle}?page=3"`);
+
+    const third = await page(`/${owner.handle}?page=3`);
+    expect(third.status).toBe(200);
+    expect(shown(third.main)).toEqual(newestFirst.slice(40));
+    expect(third.main).toContain(`href="/${owner.handle}?page=2"`);
+    expect(third.main).not.toContain("?page=4");
+    expect(third.main).not.toContain("Older");
+
+    expect((await page(`/${owner.handle}?page=1`)).main).toBe(first.main);
+  });
+
+  it("answers 404, never a 500, for a page past the end or a page that is not a page number", async () => {
+    for (const query of ["page=4", "page=0", "page=-1", "page=abc", "page=2.5", "page=", "page=1e3", "page=99999999999999999999", "page=1&page=2"]) {
+      const { status } = await page(`/${owner.handle}?${query}`);
+      expect(status, query).toBe(404);
+    }
+  });
+
+  it("says so when an account has no public blogs yet", async () => {
+    const empty = await createTestAccount();
+    const { status, main } = await page(`/${empty.handle}`);
+    expect(status).toBe(200);
+    expect(main).toContain("No public blogs yet.");
+  });
+});
+
+afterAll(() => db().$disconnect());
