@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { PASSWORD, signUp } from "./support";
 
 /**
  * The owner dashboard end to end, as a new owner uses it: sign up, write a blog, switch its API
@@ -6,7 +7,6 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
  * open the API reference and the public page; then a second account that must see none of it.
  */
 
-const PASSWORD = "correct-horse-battery";
 const run = Date.now().toString(36);
 const owner = { name: "Ada Owner", handle: `ada-${run}`, email: `ada-${run}@example.test` };
 const other = { name: "Bob Other", handle: `bob-${run}`, email: `bob-${run}@example.test` };
@@ -21,16 +21,6 @@ const blog = {
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
-async function signUp(page: Page, account: { name: string; handle: string; email: string }) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Name", { exact: true }).fill(account.name);
-  await page.getByLabel("Handle", { exact: true }).fill(account.handle);
-  await page.getByLabel("Email", { exact: true }).fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 async function listBlogsWithKey(request: APIRequestContext, key: string) {

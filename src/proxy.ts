@@ -1,0 +1,35 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { configuredOrigin } from "~/server/public-origin";
+import { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "~/server/security-headers";
+
+const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
+/** The signed-in owner's pages and endpoints: their answers are never kept by a cache. */
+const isPrivate = (pathname: string) => ["/dashboard", "/api/auth"].some((prefix) => isUnder(pathname, prefix));
+
+/**
+ * Runs before Next serves any request (docs/security.md): a fresh CSP nonce per request, set on
+ * the request too, where Next finds it and puts it on the page's scripts; the security headers;
+ * no-store on private answers; and, under /dashboard, the path the owner asked for
+ * (`x-dashboard-path`, never the client's own value), where sign-in sends them back.
+ */
+export function proxy(request: NextRequest): NextResponse {
+  const policy = pageContentSecurityPolicy(cspNonce(), configuredOrigin);
+  const { pathname, search } = request.nextUrl;
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("Content-Security-Policy", policy);
+  if (isUnder(pathname, "/dashboard")) requestHeaders.set("x-dashboard-path", pathname + search);
+  else requestHeaders.delete("x-dashboard-path");
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", policy);
+  for (const [name, value] of Object.entries({ ...SECURITY_HEADERS, ...(isPrivate(pathname) && NO_STORE) })) response.headers.set(name, value);
+  return response;
+}
+
+export const config = {
+  // /api/v1 and /api/trpc set their own headers: /api/v1's handler also serves it without Next,
+  // and a proxy makes Next buffer the request body (up to 10 MB) before /api/trpc's 2 MiB cap
+  // could refuse it. Static files are immutable build output.
+  matcher: ["/((?!api/v1|api/trpc|_next/static|_next/image|favicon.ico).*)"],
+};
