@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { log } from "~/server/log";
+import { missingDeploymentSettings } from "~/server/production-settings";
 
 /**
  * Every environment variable the app reads, validated once. All are optional: without
@@ -20,6 +22,13 @@ const schema = z.object({
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   /** The app's public origin for sign-in; inferred from each request when unset. */
   BETTER_AUTH_URL: z.url().optional(),
+  /**
+   * Proxies in front of the app that append to X-Forwarded-For (docs/security.md): the client's
+   * address is the N-th from the right. 0: the socket's address is the client's.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** "1" on Vercel, set by the platform. */
+  VERCEL: z.string().optional(),
 });
 
 /** Development and test only. */
@@ -34,6 +43,10 @@ function readEnv(): Env {
   if (!parsed.success) {
     throw new Error(`Invalid environment:\n${z.prettifyError(parsed.error)}`);
   }
+  // Also while `next build` loads this module on Vercel, which gives builds the same variables: a
+  // deployment missing one fails to build and the previous one keeps serving.
+  const missing = missingDeploymentSettings(given);
+  if (missing) throw new Error(missing);
   const data = parsed.data;
   return { ...data, BETTER_AUTH_SECRET: data.BETTER_AUTH_SECRET ?? fallbackAuthSecret(data.NODE_ENV) };
 }
@@ -46,7 +59,7 @@ function readEnv(): Env {
 function fallbackAuthSecret(nodeEnv: Env["NODE_ENV"]): string {
   if (nodeEnv !== "production") return DEV_AUTH_SECRET;
   if (process.env.NEXT_PHASE !== "phase-production-build") {
-    console.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
+    log.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
   }
   // Kept in the process environment: Next evaluates this module once per route bundle, and every
   // copy (the sign-in route, the dashboard pages, /api/trpc) must check cookies with one secret.

@@ -10,7 +10,9 @@ import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQueryable 
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
+import { log } from "../log";
 import { startEmbeddedPostgres } from "./embedded";
+import { assertDatabaseReachable } from "./reachable";
 
 export const SCHEMA_PATH = resolve("prisma/schema.prisma");
 export const MIGRATIONS_DIR = resolve("prisma/migrations");
@@ -22,6 +24,7 @@ const NO_FILTERS = { externalTables: [], externalEnums: [] };
 
 /** Applies the pending migrations of prisma/migrations, like `prisma migrate deploy`. */
 export async function applyMigrations(databaseUrl: string): Promise<{ applied: string[] }> {
+  await assertDatabaseReachable(databaseUrl);
   const migrationsList = await listMigrations();
   const { appliedMigrationNames } = await withEngine(new EngineAdapterFactory(databaseUrl), (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTERS }),
@@ -86,7 +89,7 @@ function loadEngine(): Promise<void> {
     // A Rust panic ends the process with an uncaught "RuntimeError: unreachable"; the glue hands
     // the panic's message to this registry first (the Prisma CLI installs the same), so print it.
     (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY ??= {
-      set_message: (message: string) => console.error(`Prisma schema engine panicked: ${message}`),
+      set_message: (message: string) => log.fatal(`Prisma schema engine panicked: ${message}`),
     };
     const glue = createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg");
     // The engine's timers are timeouts raced against database I/O (such as migrate's 10 s advisory
@@ -109,7 +112,7 @@ async function withEngine<T>(factory: EngineAdapterFactory, work: (engine: Schem
   const engine = await engineBindings.SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, await readFile(SCHEMA_PATH, "utf8")]] },
     // Logs are informational ("Starting schema-engine-wasm"); failures come back as rejections.
-    (log: string) => /"level":"(WARN|ERROR)"/.test(log) && console.error(log),
+    (line: string) => /"level":"(WARN|ERROR)"/.test(line) && log.warn({ engine: line }, "Prisma schema engine"),
     bindMigrationAwareSqlAdapterFactory(factory),
   );
   try {

@@ -1,4 +1,3 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DAY_MS } from "~/server/calendar-date";
 import { createAccount } from "~/server/accounts/create-account";
@@ -6,14 +5,16 @@ import { importBlogs } from "~/server/blogs/import-blogs";
 import { getDb } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { PERMISSIONS } from "~/server/keys/permissions";
+import { readSecretFile, writeSecretFile } from "~/server/secret-file";
 
 export interface DemoAccount {
   email: string;
   password: string;
-  apiKey: string;
+  /** Development only: a key with every permission. */
+  apiKey?: string;
 }
 
-const DEMO = { email: "demo@example.com", password: "demo-password", handle: "demo", name: "Demo Owner" };
+export const DEMO = { email: "demo@example.com", password: "demo-password", handle: "demo", name: "Demo Owner" };
 
 const DEMO_BLOGS = [
   {
@@ -56,29 +57,44 @@ const DEMO_BLOGS = [
 ];
 
 /**
- * The demo account of embedded runs, created on first run: a handful of blogs (some public, some
- * not, some without API access) and a key with every permission. Only the key's hash is in the
- * database, so the key itself is kept in DATA_DIR/demo.json to be shown on every start.
+ * The demo account (`npm run dev`, or `npm start --demo`), created on first run: a handful of
+ * blogs (some public, some not, some without API access) and, with `issueKey` (development only),
+ * a key with every permission. Only the key's hash is in the database, so the key itself is kept
+ * in DATA_DIR/demo.json (owner-only) to be shown on every start. A production server never
+ * makes, prints or stores one: the owner creates keys in the dashboard (docs/security.md).
  */
-export async function ensureDemoAccount(dataDir: string): Promise<DemoAccount> {
-  const file = join(dataDir, "demo.json");
-  const saved = await readFile(file, "utf8").then((text) => JSON.parse(text) as DemoAccount, () => null);
+export async function ensureDemoAccount(dataDir: string, { issueKey }: { issueKey: boolean }): Promise<DemoAccount> {
   const db = getDb();
-  if (saved && (await db.user.findUnique({ where: { email: saved.email } }))) return saved;
+  const login = { email: DEMO.email, password: DEMO.password };
+  const existing = await db.user.findUnique({ where: { email: DEMO.email }, select: { id: true } });
+  const accountId = existing?.id ?? (await createDemoAccount()).id;
+  if (!issueKey) return login;
 
+  const file = join(dataDir, "demo.json");
+  const saved = await readSecretFile(file).then((text) => (text ? (JSON.parse(text) as DemoAccount) : undefined));
+  if (existing && saved?.apiKey) return saved;
+  const { key } = await createApiKey(db, {
+    accountId,
+    name: "Demo key",
+    description: "Created on first run with every permission",
+    permissions: [...PERMISSIONS],
+  });
+  const demo = { ...login, apiKey: key };
+  await writeSecretFile(file, JSON.stringify(demo, null, 2));
+  return demo;
+}
+
+/** Whether the demo account (its password is published) is in the database. */
+export async function demoAccountExists(): Promise<boolean> {
+  return (await getDb().user.count({ where: { email: DEMO.email } })) > 0;
+}
+
+async function createDemoAccount(): Promise<{ id: string }> {
+  const db = getDb();
   const account = await createAccount(db, { ...DEMO, plan: "pro" });
   await importBlogs(db, {
     accountId: account.id,
     blogs: DEMO_BLOGS.map((blog, i) => ({ ...blog, createdAt: new Date(Date.now() - (DEMO_BLOGS.length - i) * DAY_MS).toISOString() })),
   });
-  const { key } = await createApiKey(db, {
-    accountId: account.id,
-    name: "Demo key",
-    description: "Created on first run with every permission",
-    permissions: [...PERMISSIONS],
-  });
-  const demo = { email: DEMO.email, password: DEMO.password, apiKey: key };
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(file, JSON.stringify(demo, null, 2));
-  return demo;
+  return account;
 }
