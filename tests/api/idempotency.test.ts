@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deleteExpiredIdempotencyRecords } from "~/server/idempotency-store";
 import { call, createTestAccount, db } from "../support/api";
 import { expectError, expectSuccess } from "./expect";
 
@@ -66,5 +67,40 @@ describe("Idempotency-Key on POST /api/v1/blogs", () => {
     expectSuccess(again, 201);
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect(await db().blog.count({ where: { userId: account.id } })).toBe(2);
+  });
+
+  it("runs afresh at once when the key was left claimed without a response (as an earlier version could)", async () => {
+    const account = await createTestAccount();
+    await db().idempotencyRecord.create({
+      data: { userId: account.id, key: "stuck", requestHash: "0".repeat(64), expiresAt: new Date(Date.now() + 3_600_000) },
+    });
+    const started = performance.now();
+    const created = await post(account.key, "stuck", JSON.stringify({ title: "Unstuck" }));
+    expect(expectSuccess(created, 201).blog.title).toBe("Unstuck");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const retry = await post(account.key, "stuck", JSON.stringify({ title: "Unstuck" }));
+    expect([retry.status, retry.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect(await db().blog.count({ where: { userId: account.id } })).toBe(1);
+  });
+});
+
+describe("deleteExpiredIdempotencyRecords", () => {
+  it("deletes expired records of any account, at most the given number per call, and keeps live ones", async () => {
+    const [a, b] = await Promise.all([createTestAccount(), createTestAccount()]);
+    const record = (userId: string, key: string, expiresAt: Date) => ({ userId, key, requestHash: "h", status: 201, body: {}, expiresAt });
+    const longAgo = new Date(Date.UTC(1990, 0, 1));
+    await db().idempotencyRecord.createMany({
+      data: [
+        record(a.id, "expired-1", longAgo),
+        record(a.id, "expired-2", longAgo),
+        record(b.id, "expired", longAgo),
+        record(a.id, "live", new Date(Date.now() + 3_600_000)),
+      ],
+    });
+    let deleted = await deleteExpiredIdempotencyRecords(db(), 2);
+    expect(deleted).toBeLessThanOrEqual(2);
+    while (deleted === 2) deleted = await deleteExpiredIdempotencyRecords(db(), 2);
+    const left = await db().idempotencyRecord.findMany({ where: { userId: { in: [a.id, b.id] } }, select: { key: true } });
+    expect(left).toEqual([{ key: "live" }]);
   });
 });

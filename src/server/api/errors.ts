@@ -2,9 +2,11 @@ import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { requiredMessage } from "~/server/blogs/fields";
+import { isDatabaseUnavailable } from "~/server/db/connection-errors";
 import { DomainError } from "~/server/domain-error";
+import { log } from "~/server/log";
 
-/** The API's error codes (spec 7.2, decisions.md 4) with their HTTP status and tRPC equivalent. */
+/** The API's error codes (README, The API) with their HTTP status and tRPC equivalent. */
 const API_ERRORS = {
   MISSING_API_KEY: [401, "UNAUTHORIZED"],
   INVALID_API_KEY: [401, "UNAUTHORIZED"],
@@ -22,6 +24,13 @@ const API_ERRORS = {
 } as const satisfies Record<string, readonly [number, TRPC_ERROR_CODE_KEY]>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
+
+const TRPC_REFUSALS = {
+  BAD_REQUEST: "INVALID_PARAMETER",
+  METHOD_NOT_SUPPORTED: "METHOD_NOT_ALLOWED",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+} as const satisfies Partial<Record<TRPC_ERROR_CODE_KEY, ApiErrorCode>>;
 
 export function statusOf(code: ApiErrorCode): number {
   return API_ERRORS[code][0];
@@ -75,18 +84,21 @@ function convert(error: unknown): ApiError {
   if (cause instanceof ApiError || cause instanceof DomainError) return toApiError(cause);
   if (cause instanceof ZodError) return invalidInput(cause);
   if (error instanceof TRPCError) {
-    switch (error.code) {
-      case "NOT_FOUND":
-        return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
-      case "PARSE_ERROR":
-        return new ApiError("INVALID_PARAMETER", "Malformed JSON body", "The request body must be valid JSON");
+    if (error.code === "NOT_FOUND") return new ApiError("RESOURCE_NOT_FOUND", "Resource not found");
+    // Our body reader's PARSE_ERROR, or tRPC's BAD_REQUEST for a body it could not parse itself.
+    if (error.code === "PARSE_ERROR" || (error.code === "BAD_REQUEST" && cause instanceof SyntaxError)) {
+      return new ApiError("INVALID_PARAMETER", "Malformed JSON body", "The request body must be valid JSON");
     }
+    // tRPC's own refusals of a malformed call (too many calls in a batch, a GET to a mutation) are
+    // written for the caller.
+    const refusal = TRPC_REFUSALS[error.code as keyof typeof TRPC_REFUSALS];
+    if (refusal && !error.cause) return new ApiError(refusal, error.message);
   }
   if (isDatabaseUnavailable(error)) {
-    console.error("database unavailable:", describe(error));
+    log.error({ cause: describe(error) }, "database unavailable");
     return new ApiError("SERVICE_UNAVAILABLE", "Service temporarily unavailable");
   }
-  console.error("unexpected error:", error);
+  log.error({ err: error }, "unexpected error");
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }
 
@@ -100,22 +112,6 @@ function invalidInput(error: ZodError): ApiError {
   }
   const details = field && !rule.startsWith(field) ? `${field}: ${rule}` : rule;
   return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details);
-}
-
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "ETIMEDOUT", "EAI_AGAIN", "57P01", "57P03", "53300"]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Can't reach database server|DatabaseNotReachable/i;
-
-/** Whether the error, or one it was caused by, says the database could not be reached. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 8; depth++) {
-    const { code, message, cause, kind } = e as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown };
-    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
-    if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed") return true;
-    if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true;
-    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
-    e = cause;
-  }
-  return false;
 }
 
 function describe(error: unknown): string {

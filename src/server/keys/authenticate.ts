@@ -1,4 +1,5 @@
 import type { SqlPool } from "~/server/db";
+import { retryIfConnectionLost } from "~/server/db/connection-errors";
 import type { Plan } from "~/generated/prisma/enums";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/hot-path-sql";
 import { hashApiKey } from "./api-key";
@@ -23,7 +24,7 @@ export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
 export async function authenticateApiKey(sql: SqlPool, presented: string, now = new Date()): Promise<KeyLookup> {
   const {
     rows: [row],
-  } = await sql.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
+  } = await retryIfConnectionLost(() => sql.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]));
   if (!row) return { rejected: "unknown" };
   if (row.deactivatedAt) return { rejected: "deactivated" };
   if (row.expiresAt && row.expiresAt <= now) return { rejected: "expired" };
