@@ -29,7 +29,7 @@ function command<R extends string, O extends string = never>(spec: {
   return { optional: [], ...spec, run: (db, flags) => spec.run(db, flags as Flags<R, O>) };
 }
 
-/** The operator commands (decisions.md 7), keyed by their two words. */
+/** The operator commands (README, Operator CLI), keyed by their two words. */
 export const COMMANDS: Record<string, Command> = {
   "user create": command({
     usage: `user create --email E --password P [--name N] [--handle H] [--plan ${PLANS.join("|")}]`,

@@ -1,4 +1,4 @@
-// The operator CLI (decisions.md 7): `npm run --silent cli -- <command> [flags]`. Prints the
+// The operator CLI (README, Operator CLI): `npm run --silent cli -- <command> [flags]`. Prints the
 // result as JSON on stdout; on failure, one line on stderr and exit code 1.
 import { parseArgs } from "node:util";
 import { PERMISSIONS } from "~/server/keys/permissions";

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "~/env";
 import { PrismaClient } from "~/generated/prisma/client";
+import { log } from "~/server/log";
 
 export type Db = PrismaClient;
 
@@ -22,7 +23,7 @@ function createDatabase(): Database {
   }
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE });
   // An idle connection the server drops emits here; the pool replaces it on the next query.
-  pool.on("error", (error) => console.error("database connection lost:", error.message));
+  pool.on("error", (error) => log.warn({ cause: error.message }, "database connection lost"));
   // $disconnect (the CLI, tests) ends the pool too, so nothing keeps the process alive.
   return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) };
 }

@@ -2,7 +2,7 @@
  * The production server (`npm start`): Node's HTTP server with Next.js behind it. Requests to the
  * public API (/api/v1) go straight to its handler; everything else (dashboard, public pages, the
  * dashboard's tRPC, sign-in) to Next. Next's routing and dispatch cost about as much CPU per
- * request as the API's own work (README, Benchmarks), so the API's hot path skips them here. On
+ * request as the API's own work (bench/README.md), so the API's hot path skips them here. On
  * Vercel and under `next dev`, Next serves /api/v1 itself, through the Pages Router route
  * (src/pages/api/v1/[[...path]].ts) that calls the same handler.
  *
@@ -11,7 +11,9 @@
 import { createServer } from "node:http";
 import next from "next";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
+import { setClientIpHeader } from "./client-ip";
 import { getDb } from "./db";
+import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -22,15 +24,17 @@ const handleWithNext = app.getRequestHandler();
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
 const server = createServer((req, res) => {
+  // Next's route handlers see no socket: they get the client's address from this server.
+  setClientIpHeader(req.headers, req.socket.remoteAddress);
   const served = isApiPath(req.url) ? handleApiRequest(req, res) : handleWithNext(req, res);
   // Both answer every failure themselves; this is the last resort.
   served.catch((error: unknown) => {
-    console.error("request failed:", error);
+    log.error({ err: error }, "request failed");
     if (!res.headersSent) res.statusCode = 500;
     res.end();
   });
 });
-server.listen(port, () => console.log(`Production server listening on port ${port}`));
+server.listen(port, () => log.info(`Production server listening on port ${port}`));
 
 async function shutdown() {
   // Open keep-alive connections or a stuck flush must not hold the exit.

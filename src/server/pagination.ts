@@ -1,4 +1,4 @@
-/** The pagination object of list responses (spec 2.2). */
+/** The pagination object of list responses (README, The API). */
 export interface Pagination {
   page: number;
   limit: number;
@@ -11,6 +11,8 @@ export interface Pagination {
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 50;
+/** The deepest page the dashboard asks for by number: every blog of the largest quota stays reachable. */
+export const MAX_PAGE = 1_000_000;
 
 /** totalPages is 0 when nothing matches; a page past the last is allowed and simply empty. */
 export function paginate(page: number, limit: number, total: number): Pagination {

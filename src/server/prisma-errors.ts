@@ -9,3 +9,12 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isRecordNotFound(error: unknown): boolean {
   return codeOf(error) === "P2025";
 }
+
+/** The PostgreSQL error code (SQLSTATE) Prisma's driver adapter got, if any. */
+const sqlStateOf = (error: unknown) =>
+  (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta?.driverAdapterError?.cause?.originalCode;
+
+/** Whether a statement gave up waiting for a lock (lock_timeout). */
+export function isLockTimeout(error: unknown): boolean {
+  return sqlStateOf(error) === "55P03";
+}

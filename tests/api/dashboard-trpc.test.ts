@@ -1,38 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
+import { signIn, trpc } from "../support/dashboard";
 
 /**
  * The dashboard's tRPC endpoint (/api/trpc) over real HTTP: a session is required, an owner only
  * ever reaches their own data, and the API-key procedures are not reachable there.
  */
-
-interface TrpcAnswer {
-  status: number;
-  body: any;
-}
-
-async function signIn(account: TestAccount): Promise<string> {
-  const response = await fetch(new URL("/api/auth/sign-in/email", apiBaseUrl()), {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: new URL(apiBaseUrl()).origin },
-    body: JSON.stringify({ email: account.email, password: "password-123" }),
-  });
-  expect(response.status).toBe(200);
-  const cookie = response.headers.getSetCookie().find((c) => c.includes("session_token="));
-  expect(cookie).toBeDefined();
-  return cookie!.split(";")[0]!;
-}
-
-async function trpc(cookie: string | null, procedure: string, input?: unknown, method: "GET" | "POST" = "GET"): Promise<TrpcAnswer> {
-  const url = new URL(`/api/trpc/${procedure}`, apiBaseUrl());
-  if (method === "GET" && input !== undefined) url.searchParams.set("input", JSON.stringify(input));
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", ...(cookie && { cookie }) },
-    body: method === "POST" ? JSON.stringify(input ?? {}) : undefined,
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 let ann: TestAccount;
 let bob: TestAccount;
@@ -68,15 +41,15 @@ describe("an owner", () => {
 
   it("switches API access, and the API sees the change on its next request", async () => {
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(404);
-    const on = await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: true }, "POST");
+    const on = await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: true });
     expect(on.body.result.data.allowApiAccess).toBe(true);
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(200);
-    await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: false }, "POST");
+    await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: false });
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(404);
   });
 
   it("is told the API's rule and message for an invalid field", async () => {
-    const answer = await trpc(annCookie, "blogs.ownerCreate", { title: "x", blogSlug: "Not A Slug" }, "POST");
+    const answer = await trpc(annCookie, "blogs.ownerCreate", { title: "x", blogSlug: "Not A Slug" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.data.details).toBe(
       "blogSlug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them",
@@ -111,13 +84,13 @@ describe("another account", () => {
   });
 
   it.each([
-    ["blogs.ownerGet", { id: "BLOG" }, "GET"],
-    ["blogs.ownerUpdate", { id: "BLOG", title: "Taken over" }, "POST"],
-    ["blogs.ownerDelete", { id: "BLOG" }, "POST"],
-    ["keys.deactivate", { id: "KEY" }, "POST"],
-  ] as const)("gets 404 from %s on the owner's ids, changing nothing", async (procedure, input, method) => {
+    ["blogs.ownerGet", { id: "BLOG" }],
+    ["blogs.ownerUpdate", { id: "BLOG", title: "Taken over" }],
+    ["blogs.ownerDelete", { id: "BLOG" }],
+    ["keys.deactivate", { id: "KEY" }],
+  ] as const)("gets 404 from %s on the owner's ids, changing nothing", async (procedure, input) => {
     const withIds = JSON.parse(JSON.stringify(input).replace("BLOG", annBlogId).replace("KEY", annKeyId));
-    const answer = await trpc(bobCookie, procedure, withIds, method);
+    const answer = await trpc(bobCookie, procedure, withIds);
     expect(answer.status).toBe(404);
     const blog = await trpc(annCookie, "blogs.ownerGet", { id: annBlogId });
     expect(blog.body.result.data.title).toBe("Ann's hidden draft");

@@ -100,3 +100,4 @@ export async function call(path: string, options: CallOptions = {}): Promise<Api
   const body: unknown = text ? JSON.parse(text) : null;
   return { status: response.status, headers: response.headers, body, json: body as ApiResponse["json"] };
 }
+

@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: { default: "Dashboard", template: "%s
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const user = await requireSessionUser("/dashboard");
+  const user = await requireSessionUser();
   return (
     <TRPCReactProvider>
       <header className="border-b border-slate-200 bg-white">

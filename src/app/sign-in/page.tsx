@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AuthCard, safeNextPath } from "~/components/auth/auth-card";
+import { AuthCard } from "~/components/auth/auth-card";
 import { SignInForm } from "~/components/auth/sign-in-form";
+import { safeNextPath } from "~/server/accounts/safe-next-path";
 import { redirectIfSignedIn } from "~/server/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  const { next } = await searchParams;
-  await redirectIfSignedIn(safeNextPath(next));
+  const next = safeNextPath((await searchParams).next);
+  await redirectIfSignedIn(next);
   return (
     <AuthCard
       title="Sign in"
@@ -21,7 +22,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </>
       }
     >
-      <SignInForm next={safeNextPath(next)} />
+      <SignInForm next={next} />
     </AuthCard>
   );
 }

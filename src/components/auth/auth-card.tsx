@@ -13,8 +13,3 @@ export function AuthCard({ title, children, footer }: { title: string; children:
     </div>
   );
 }
-
-/** Only same-site paths: an open redirect must not pass through sign-in. */
-export function safeNextPath(next: string | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
-}

@@ -12,8 +12,9 @@ const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").th
 
 /**
  * Interactive documentation of /api/v1, from the OpenAPI document this server generates (its
- * `servers` entry is the origin the browser used, so "Try it" calls the real API). Everything
- * comes from npm: no fonts, scripts or proxies are loaded from elsewhere.
+ * `servers` entry is the configured public origin, else relative to the document, so "Try it"
+ * calls the real API). Everything comes from npm: no fonts, scripts or proxies are loaded from
+ * elsewhere.
  */
 export function ApiReference() {
   return (

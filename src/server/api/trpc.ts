@@ -1,7 +1,7 @@
 /**
  * tRPC setup: the one context factory and the procedure builders. Each kind of caller has its
  * builder: `apiKeyProcedure(permission)` for the public REST API, which authenticates the key,
- * checks its permission and applies the account's rate limit, in that order (spec 5.4);
+ * checks its permission and applies the account's rate limit, in that order (README, The API);
  * `sessionProcedure` for the dashboard (/api/trpc), which requires a signed-in owner.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -11,10 +11,11 @@ import type { Permission } from "~/server/keys/permissions";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import { getSessionUser } from "~/server/auth";
 import { DomainError } from "~/server/domain-error";
+import { currentRequestId } from "~/server/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
 import { assertPermission, authenticateRequestKey } from "./middleware/api-key";
-import { consumeAccountRate } from "./middleware/rate-limit";
+import { consumeAccountRate, consumeDashboardMutation } from "./middleware/rate-limit";
 
 export interface RequestContextOptions {
   headers: Headers;
@@ -35,14 +36,18 @@ export function createTRPCContext(opts: RequestContextOptions) {
 }
 
 /**
- * The context of a dashboard request (/api/trpc): its headers carry the session cookie. The
- * REST-only parts get neutral values: no response headers are added and nothing is recorded.
+ * The context of a dashboard request (/api/trpc): its headers carry the session cookie; `resHeaders`
+ * are the response's (Retry-After). Nothing is recorded.
  */
-export function createDashboardContext(req: Request, afterResponse: RequestContextOptions["afterResponse"]) {
+export function createDashboardContext(
+  req: Request,
+  resHeaders: Headers,
+  afterResponse: RequestContextOptions["afterResponse"],
+) {
   return createTRPCContext({
     headers: req.headers,
     url: new URL(req.url),
-    resHeaders: new Headers(),
+    resHeaders,
     afterResponse,
     outcome: {},
     transport: "dashboard",
@@ -64,8 +69,14 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       // The dashboard's "sign in first": nothing went wrong, nothing to log.
       if (error.code === "UNAUTHORIZED" && !(error instanceof ApiError)) return shape;
+      // The message is the API's: for an unexpected failure a generic one, never the cause's text
+      // (logged with the request id, which the dashboard shows).
       const apiError = toApiError(error);
-      return { ...shape, data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details } };
+      return {
+        ...shape,
+        message: apiError.message,
+        data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details, requestId: currentRequestId() },
+      };
     },
   });
 
@@ -75,7 +86,7 @@ export const publicProcedure = t.procedure;
 
 /**
  * A procedure of the public API, callable with an API key that holds `permission`: one
- * middleware authenticates, authorizes and rate-limits, in the order of spec 5.4.
+ * middleware authenticates, authorizes and rate-limits, in the order the README gives (The API).
  */
 export function apiKeyProcedure(permission: Permission) {
   return t.procedure.use(async ({ ctx, next }) => {
@@ -96,8 +107,9 @@ export const sessionProcedure = t.procedure
     if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
     return result;
   })
-  .use(async ({ ctx, next }) => {
+  .use(async ({ ctx, next, type }) => {
     const user = await getSessionUser(ctx.headers);
     if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+    if (type === "mutation") await consumeDashboardMutation(ctx.resHeaders, user.id);
     return next({ ctx: { user } });
   });

@@ -1,5 +1,4 @@
 import type { Db } from "~/server/db";
-import { isUniqueViolation } from "~/server/prisma-errors";
 import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
 import { slugConflict } from "./find-blog";
 import { firstFreeSlug, slugify } from "./slug";
@@ -24,41 +23,41 @@ const DERIVED_SLUG_ATTEMPTS = 50;
  * Creates a blog, reachable over the API unless the owner says otherwise. An explicit slug the
  * account already uses is a conflict; without one, the slug is derived from the title (`-2`,
  * `-3`, … when taken). The unique index on (account, slug) settles races: never two blogs with
- * one slug.
+ * one slug. A taken slug is skipped (INSERT … ON CONFLICT DO NOTHING), not raised as an error, so
+ * `db` may be a transaction that must stay usable (an idempotent create, README "The API").
  */
 export async function createBlog(
-  db: Db,
+  db: Pick<Db, "blog">,
   accountId: string,
   blog: NewBlog,
   /** The dashboard lets the owner choose; blogs created over the API always have API access. */
   { allowApiAccess = true }: { allowApiAccess?: boolean } = {},
 ): Promise<BlogView> {
-  const insert = (blogSlug: string) =>
-    db.blog.create({
-      data: { ...blog, blogSlug, userId: accountId, allowApiAccess },
+  /** The new blog, or undefined when the slug is taken. */
+  const insert = async (blogSlug: string) => {
+    const [created] = await db.blog.createManyAndReturn({
+      data: [{ ...blog, blogSlug, userId: accountId, allowApiAccess }],
+      skipDuplicates: true,
       select: BLOG_VIEW_COLUMNS,
     });
+    return created && toBlogView(created);
+  };
 
   if (blog.blogSlug !== undefined) {
-    try {
-      return toBlogView(await insert(blog.blogSlug));
-    } catch (error) {
-      throw isUniqueViolation(error) ? slugConflict(blog.blogSlug) : error;
-    }
+    const created = await insert(blog.blogSlug);
+    if (!created) throw slugConflict(blog.blogSlug);
+    return created;
   }
   const base = slugify(blog.title);
   for (let attempt = 1; ; attempt++) {
     const slug = await freeSlugFor(db, accountId, base);
-    try {
-      return toBlogView(await insert(slug));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      if (attempt === DERIVED_SLUG_ATTEMPTS) throw slugConflict(slug);
-    }
+    const created = await insert(slug);
+    if (created) return created;
+    if (attempt === DERIVED_SLUG_ATTEMPTS) throw slugConflict(slug);
   }
 }
 
-async function freeSlugFor(db: Db, accountId: string, base: string): Promise<string> {
+async function freeSlugFor(db: Pick<Db, "blog">, accountId: string, base: string): Promise<string> {
   const similar = await db.blog.findMany({
     where: { userId: accountId, blogSlug: { startsWith: base } },
     select: { blogSlug: true },

@@ -1,4 +1,4 @@
-/** The permissions an API key can carry (spec 5.3). */
+/** The permissions an API key can carry (README, The API). */
 export const PERMISSIONS = ["read:blogs", "write:blogs", "delete:blogs", "read:analytics"] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -1,4 +1,4 @@
-/** Where a request may carry its key (spec 5.2). */
+/** Where a request may carry its key (README, The API). */
 export interface KeySources {
   xApiKey: string | null;
   authorization: string | null;
@@ -8,7 +8,7 @@ export interface KeySources {
 /**
  * The key a request presents, or null when it presents none. `x-api-key` wins over
  * `Authorization: Bearer`, which wins over `?api_key=`; an empty value, or an Authorization
- * header of another scheme, counts as no key (decisions.md 1).
+ * header of another scheme, counts as no key (README, The API).
  */
 export function presentedApiKey({ xApiKey, authorization, queryApiKey }: KeySources): string | null {
   const fromHeader = xApiKey?.trim();

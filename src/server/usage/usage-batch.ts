@@ -8,6 +8,7 @@
 import type { Db } from "~/server/db";
 import { formatCalendarDate } from "~/server/calendar-date";
 import { USAGE_FLUSH_SQL } from "~/server/hot-path-sql";
+import { log } from "~/server/log";
 import type { UsageCounts } from "./analytics";
 import { onUsageSettleRequested } from "./pending-writes";
 import { outcomeOf, type ApiRequestRecord } from "./record-request";
@@ -62,7 +63,7 @@ export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS)
         rows.map((r) => r.rateLimited),
       );
     } catch (error) {
-      console.error(`[usage] could not record ${rows.length} usage row(s):`, error);
+      log.error({ err: error, rows: rows.length }, "could not record usage rows");
     } finally {
       batch.resolve();
     }

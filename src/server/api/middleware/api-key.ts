@@ -19,7 +19,7 @@ export function requestApiKey(headers: Headers, url: URL): string | null {
   });
 }
 
-/** Step 1 of spec 5.4: the request must present a key that exists, is active and not expired. */
+/** Step 1 of the checks (README, The API): the request must present a key that exists, is active and not expired. */
 export async function authenticateRequestKey(ctx: Context): Promise<AuthenticatedKey> {
   const presented = requestApiKey(ctx.headers, ctx.url);
   if (!presented) {

@@ -1,4 +1,5 @@
 import { env } from "~/env";
+import { CLIENT_IP_HEADER, ipRateLimitSubject } from "~/server/client-ip";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import { createRateLimiter, PLAN_HOURLY_LIMITS, type RateLimiter, type RateLimitState } from "~/server/ratelimit";
 import { ApiError } from "../errors";
@@ -27,18 +28,34 @@ export function peekAccountRate(account: Pick<AuthenticatedKey, "accountId" | "p
   return rateLimiter().peek(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
 }
 
-/** Step 3 of spec 5.4: one unit of the account's hourly budget, shared by all its keys. */
+/** Step 3 of the checks (README, The API): one unit of the account's hourly budget, shared by all its keys. */
 export async function consumeAccountRate(resHeaders: Headers, apiKey: AuthenticatedKey): Promise<void> {
   const state = await rateLimiter().consume(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]);
   setRateLimitHeaders(resHeaders, state);
-  if (state.success) return;
+  if (!state.success) {
+    refuseUntilReset(resHeaders, state, "Rate limit exceeded", `Hourly limit of ${state.limit} requests exceeded`);
+  }
+}
+
+/**
+ * Changes an owner may make in the dashboard in a UTC clock hour (docs/security.md): far above what
+ * a person saves by hand, while a stolen session or a runaway script is held to a few a minute.
+ * Counted apart from the API's budget, which stays the programs'.
+ */
+export const DASHBOARD_MUTATIONS_PER_HOUR = 300;
+
+/** One unit of the owner's hourly budget of dashboard changes (every mutation, whatever its outcome). */
+export async function consumeDashboardMutation(resHeaders: Headers, accountId: string): Promise<void> {
+  const state = await rateLimiter().consume(`dashboard-mutations:${accountId}`, DASHBOARD_MUTATIONS_PER_HOUR);
+  if (!state.success) {
+    refuseUntilReset(resHeaders, state, "Too many changes", `At most ${state.limit} changes an hour can be made in the dashboard`);
+  }
+}
+
+function refuseUntilReset(resHeaders: Headers, state: RateLimitState, message: string, rule: string): never {
   const retryAfterSeconds = Math.max(1, Math.ceil((state.reset - Date.now()) / 1000));
   resHeaders.set("Retry-After", String(retryAfterSeconds));
-  throw new ApiError(
-    "RATE_LIMIT_EXCEEDED",
-    "Rate limit exceeded",
-    `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`,
-  );
+  throw new ApiError("RATE_LIMIT_EXCEEDED", message, `${rule}; the limit resets at ${new Date(state.reset).toISOString()}`);
 }
 
 /** The account's current state, for responses that must not consume (403, 404, 405). */
@@ -46,9 +63,13 @@ export async function reportAccountRate(resHeaders: Headers, apiKey: Authenticat
   setRateLimitHeaders(resHeaders, await rateLimiter().peek(accountBucket(apiKey), PLAN_HOURLY_LIMITS[apiKey.plan]));
 }
 
-/** Counts a 401 against the client's IP bucket and reports it; the bucket never refuses. */
+/**
+ * Counts a 401 against the client's IP bucket and reports it; the bucket never refuses. The
+ * address is the one the REST handler determined (src/server/client-ip.ts).
+ */
 export async function countUnauthenticated(reqHeaders: Headers, resHeaders: Headers): Promise<void> {
-  const state = await rateLimiter().consume(`ip:${clientIp(reqHeaders)}`, UNAUTHENTICATED_HOURLY_LIMIT);
+  const ip = reqHeaders.get(CLIENT_IP_HEADER);
+  const state = await rateLimiter().consume(`ip:${ipRateLimitSubject(ip)}`, UNAUTHENTICATED_HOURLY_LIMIT);
   setRateLimitHeaders(resHeaders, state);
 }
 
@@ -56,8 +77,4 @@ function setRateLimitHeaders(headers: Headers, state: RateLimitState): void {
   headers.set("X-RateLimit-Limit", String(state.limit));
   headers.set("X-RateLimit-Remaining", String(Math.max(0, state.remaining)));
   headers.set("X-RateLimit-Reset", String(Math.ceil(state.reset / 1000)));
-}
-
-function clientIp(headers: Headers): string {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || "unknown";
 }

@@ -2,8 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
+import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
 import { getDb, getSqlPool } from "~/server/db";
+import { publicApiBaseUrl } from "~/server/public-origin";
+import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { authenticateApiKey } from "~/server/keys/authenticate";
+import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
 import { requestApiKey } from "../middleware/api-key";
@@ -42,6 +46,13 @@ interface ApiRequest {
   headers: Headers;
 }
 
+/** What the access log line says of a request besides its method, status and duration. */
+interface ServedRequest {
+  /** The route template ("/blogs/{blogId}"); never the raw path or query, which may carry a key. */
+  route?: string;
+  keyId?: string;
+}
+
 /**
  * The one entry of /api/v1: routes the request to its procedure through trpc-to-openapi and
  * shapes every answer: the spec's envelopes, status codes, request id, CORS and rate-limit headers.
@@ -51,31 +62,46 @@ interface ApiRequest {
  * Once the answer is sent, it starts the work scheduled for after it ("Last Used", usage) and
  * returns `afterResponse`, which settles when that work has (serverless hosts wait for it).
  */
-export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<{ afterResponse: Promise<void> }> {
+export function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<{ afterResponse: Promise<void> }> {
+  const requestId = crypto.randomUUID();
+  // Every log line of the request, the work after its response included, carries its id.
+  return withRequestId(requestId, () => answerApiRequest(req, res, requestId));
+}
+
+async function answerApiRequest(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<{ afterResponse: Promise<void> }> {
+  const started = performance.now();
   const request = apiRequest(req);
-  const resHeaders = new Headers({ "X-Request-Id": crypto.randomUUID(), ...CORS_HEADERS });
+  const resHeaders = new Headers({ "X-Request-Id": requestId, ...CORS_HEADERS });
   const tasks: (() => Promise<unknown>)[] = [];
+  const served: ServedRequest = {};
   let answer: ApiAnswer;
   try {
-    answer = await routeApiRequest(req, res, request, resHeaders, (task) => void tasks.push(task));
+    answer = await routeApiRequest(req, res, request, resHeaders, (task) => void tasks.push(task), served);
   } catch (error) {
     answer = errorAnswer(toApiError(error), resHeaders);
   }
   // Answers given before the procedure's own checks (404, 405, 413, 415, malformed JSON, the
   // OpenAPI document) still report the state of the account a valid key identifies.
   if (!answer.headers.has("X-RateLimit-Limit")) await reportRateOfPresentedKey(request, answer.headers);
+  mergeHeaders(answer.headers, API_SECURITY_HEADERS);
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   res.end(answer.body);
-  const afterResponse = Promise.all(tasks.map((task) => task().catch((error: unknown) => console.error("after-response task failed:", error))));
+  const { route = null, keyId = null } = served;
+  log.info({ method: request.method, route, status: answer.status, durationMs: Math.round(performance.now() - started), keyId }, "request");
+  const afterResponse = Promise.all(tasks.map((task) => task().catch((error: unknown) => log.error({ err: error }, "after-response task failed"))));
   return { afterResponse: afterResponse.then(() => undefined) };
 }
 
 function apiRequest(req: IncomingMessage): ApiRequest {
-  // Only the path and query matter here; the origin clients used comes from the headers (publicOrigin).
+  // Only the path and query matter here.
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  // Ours to set: what the client sent under that name is dropped.
+  headers.delete(CLIENT_IP_HEADER);
+  const ip = clientIp({ headers, socketAddress: req.socket?.remoteAddress });
+  if (ip) headers.set(CLIENT_IP_HEADER, ip);
   return { method: req.method ?? "GET", path: url.pathname.slice(API_PREFIX.length) || "/", url, headers };
 }
 
@@ -85,6 +111,7 @@ async function routeApiRequest(
   request: ApiRequest,
   resHeaders: Headers,
   afterResponse: RequestContextOptions["afterResponse"],
+  served: ServedRequest,
 ): Promise<ApiAnswer> {
   const { method, path, url } = request;
 
@@ -102,8 +129,9 @@ async function routeApiRequest(
       resHeaders,
     );
   }
+  served.route = match.route.template;
   if (match.route.template === OPENAPI_DOCUMENT_PATH) {
-    return jsonAnswer(200, resHeaders, openApiDocument(publicOrigin(request)));
+    return jsonAnswer(200, resHeaders, openApiDocument(publicApiBaseUrl));
   }
 
   let body: unknown;
@@ -117,6 +145,7 @@ async function routeApiRequest(
   const outcome: RequestContextOptions["outcome"] = {};
   const answer = await callProcedure(req, res, match.route, body, { headers: request.headers, url, resHeaders, afterResponse, outcome });
   const { apiKey } = outcome;
+  served.keyId = apiKey?.id;
   if (apiKey) {
     // Added to the in-memory batch now (no database work on the request's path), written within
     // a second; the task settles when it is, so analytics reads can wait for it.
@@ -206,15 +235,8 @@ async function reportRateOfPresentedKey(request: ApiRequest, resHeaders: Headers
     if ("key" in lookup) await reportAccountRate(resHeaders, lookup.key);
   } catch (error) {
     // Only headers are at stake here: the answer stands without them.
-    console.error("rate-limit report failed:", error);
+    log.error({ err: error }, "rate-limit report failed");
   }
-}
-
-/** The origin clients used, as proxies (Vercel included) report it. */
-function publicOrigin({ headers }: ApiRequest): string {
-  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
-  const protocol = headers.get("x-forwarded-proto")?.split(",")[0] ?? "http";
-  return `${protocol}://${host}`;
 }
 
 function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer {

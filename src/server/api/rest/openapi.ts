@@ -97,9 +97,10 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
 }
 
 function describeOperation(operation: Operation, route: RestRoute): void {
+  // trpc-to-openapi documents every success as 200; the route knows the status it answers (201 on create).
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => Number(status) < 400);
   operation.responses = {
-    ...Object.fromEntries(success.map(([status, response]) => [status, { ...(response as object), headers: RATE_LIMIT_HEADERS }])),
+    ...Object.fromEntries(success.map(([, response]) => [String(route.successStatus), { ...(response as object), headers: RATE_LIMIT_HEADERS }])),
     ...errorResponses([...route.errors, ...COMMON_ERRORS]),
   };
 }
@@ -131,8 +132,8 @@ function buildDocument(): OpenAPIObject {
 
 let document: OpenAPIObject | undefined;
 
-/** The OpenAPI document of /api/v1, generated once from the procedures, served for `origin`. */
-export function openApiDocument(origin: string): OpenAPIObject {
+/** The OpenAPI document of /api/v1, generated once from the procedures, its server at `serverUrl`. */
+export function openApiDocument(serverUrl: string): OpenAPIObject {
   document ??= buildDocument();
-  return { ...document, servers: [{ url: `${origin}/api/v1` }] };
+  return { ...document, servers: [{ url: serverUrl }] };
 }

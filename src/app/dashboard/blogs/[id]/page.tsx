@@ -13,6 +13,6 @@ export default async function EditBlogPage({
 }) {
   const { id } = await params;
   const { created } = await searchParams;
-  const user = await requireSessionUser(`/dashboard/blogs/${id}`);
+  const user = await requireSessionUser();
   return <EditBlog id={id} handle={user.handle} created={created === "1"} />;
 }

@@ -6,7 +6,7 @@ import { requireSessionUser } from "~/server/session";
 export const metadata: Metadata = { title: "New blog" };
 
 export default async function NewBlogPage() {
-  const user = await requireSessionUser("/dashboard/blogs/new");
+  const user = await requireSessionUser();
   return (
     <>
       <PageHeader title="New blog" />

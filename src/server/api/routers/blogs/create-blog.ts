@@ -1,8 +1,18 @@
 import { createBlog } from "~/server/blogs/create-blog";
+import { assertUnderBlogQuota, oneBlogCreateAtATime } from "~/server/quotas/blog-quota";
+import { QUOTAS } from "~/server/quotas/quotas";
 import { runIdempotently } from "../../idempotency";
 import { apiKeyProcedure } from "../../trpc";
 import { assertReadOnlyFieldsUnchanged } from "./read-only-fields";
 import { blogOutput, createBlogInput } from "./schemas";
+
+const quotas = Object.entries(QUOTAS.blogsPerAccount).map(([plan, quota]) => `${plan} ${quota.toLocaleString("en-US")}`);
+
+const BLOG_QUOTA_DESCRIPTION =
+  `An account holds at most as many blogs as its plan allows (${quotas.join(", ")}; blogs hidden from the API ` +
+  "count too); at that quota, " +
+  'a create is a 409 RESOURCE_CONFLICT "Blog quota reached" whose details name the quota, until blogs are deleted ' +
+  "or the plan is raised.";
 
 export const createBlogProcedure = apiKeyProcedure("write:blogs")
   .meta({
@@ -15,7 +25,8 @@ export const createBlogProcedure = apiKeyProcedure("write:blogs")
         "Creates a blog with API access enabled (isPublic defaults to false). Without blogSlug, one is derived from " +
         "the title (-2, -3, … when taken); an explicit slug already used by the account is a 409. Send an " +
         "Idempotency-Key header to make retries safe: the same key and body within 24 hours replays the first " +
-        "response with Idempotent-Replayed: true; the same key with another body is a 409.",
+        "response with Idempotent-Replayed: true; the same key with another body is a 409. " +
+        BLOG_QUOTA_DESCRIPTION,
       successDescription: "The created blog",
     },
     successStatus: 201,
@@ -23,11 +34,16 @@ export const createBlogProcedure = apiKeyProcedure("write:blogs")
   })
   .input(createBlogInput)
   .output(blogOutput)
-  .mutation(({ ctx, input }) =>
-    runIdempotently(ctx, ctx.apiKey.accountId, input, 201, async () => {
-      const { id, createdAt, updatedAt, allowApiAccess, ...fields } = input;
-      assertReadOnlyFieldsUnchanged({ id, createdAt, updatedAt, allowApiAccess }, null);
-      const blog = await createBlog(ctx.db, ctx.apiKey.accountId, fields);
-      return { success: true as const, data: { blog } };
-    }),
-  );
+  .mutation(({ ctx, input }) => {
+    const account = { id: ctx.apiKey.accountId, plan: ctx.apiKey.plan };
+    // The queue spans the idempotent transaction, so the next create's count sees this one committed.
+    return oneBlogCreateAtATime(account.id, () =>
+      runIdempotently(ctx, account.id, input, 201, async (db) => {
+        const { id, createdAt, updatedAt, allowApiAccess, ...fields } = input;
+        assertReadOnlyFieldsUnchanged({ id, createdAt, updatedAt, allowApiAccess }, null);
+        await assertUnderBlogQuota(db, account);
+        const blog = await createBlog(db, account.id, fields);
+        return { success: true as const, data: { blog } };
+      }),
+    );
+  });

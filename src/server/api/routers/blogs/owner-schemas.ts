@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
-import { MAX_PAGE_SIZE } from "~/server/pagination";
+import { MAX_PAGE, MAX_PAGE_SIZE } from "~/server/pagination";
 
 /**
  * The dashboard's contract for blogs: the owner edits every field, API access included. The
@@ -13,10 +13,16 @@ const allowApiAccess = strictBoolean("allowApiAccess");
 
 export const ownerBlogIdInput = z.object({ id: z.string().min(1) });
 
+/** Every number has a maximum, so none reaches the database unbounded. */
+function boundedInt(name: string, max: number) {
+  const rule = `${name} must be an integer between 1 and ${max.toLocaleString("en-US")}`;
+  return z.int({ error: rule }).min(1, { error: rule }).max(max, { error: rule });
+}
+
 export const ownerListBlogsInput = z.object({
   search: z.string().max(200).optional(),
-  page: z.int().min(1).default(1),
-  limit: z.int().min(1).max(MAX_PAGE_SIZE).default(10),
+  page: boundedInt("page", MAX_PAGE).default(1),
+  limit: boundedInt("limit", MAX_PAGE_SIZE).default(10),
 });
 
 export const ownerCreateBlogInput = z.object({

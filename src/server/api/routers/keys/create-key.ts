@@ -1,17 +1,23 @@
 import { z } from "zod";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { EXPIRATION_OPTIONS } from "~/server/keys/expiration";
+import { PERMISSIONS } from "~/server/keys/permissions";
+import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
 import { sessionProcedure } from "../../trpc";
 
 export const createKeyInput = z.object({
   name: z.string(),
   description: z.string().optional(),
-  permissions: z.array(z.string()),
+  // There are only so many permissions: a longer list is refused before it reaches the rules.
+  permissions: z.array(z.string()).max(PERMISSIONS.length, { error: `at most ${PERMISSIONS.length} permissions` }),
   expires: z.enum(EXPIRATION_OPTIONS).default("never"),
 });
 
-/** Dashboard: creates a key; the full key is in this answer only (only its hash is stored). */
+/**
+ * Dashboard: creates a key within the account's active-key quota; the full key is in this answer
+ * only (only its hash is stored).
+ */
 export const createKeyProcedure = sessionProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
-  const created = await createApiKey(ctx.db, { accountId: ctx.user.id, ...input });
+  const created = await withinActiveKeyQuota(ctx.db, ctx.user.id, () => createApiKey(ctx.db, { accountId: ctx.user.id, ...input }));
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });

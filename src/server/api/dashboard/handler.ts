@@ -1,0 +1,60 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { withRequestId } from "~/server/log";
+import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { ApiError } from "../errors";
+import { appRouter } from "../root";
+import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "./limits";
+import { createDashboardContext, type RequestContextOptions } from "../trpc";
+
+/**
+ * The dashboard's tRPC endpoint (/api/trpc): session-authenticated procedures. Every request gets
+ * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
+ * larger than MAX_BODY_BYTES is refused before any procedure runs; one that turns out larger is
+ * read no further than that. A batch of more than MAX_BATCH_CALLS calls is refused whole.
+ */
+export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
+  const requestId = crypto.randomUUID();
+  return withRequestId(requestId, async () => {
+    const response = await fetchRequestHandler({
+      endpoint: "/api/trpc",
+      router: appRouter,
+      req: withBoundedBody(req),
+      maxBatchSize: MAX_BATCH_CALLS,
+      createContext: ({ resHeaders }) => {
+        // Runs after the calls are known and before any of them: nothing is read or looked up.
+        if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) throw payloadTooLarge();
+        return createDashboardContext(req, resHeaders, afterResponse);
+      },
+    });
+    response.headers.set("X-Request-Id", requestId);
+    // Not behind the proxy (src/proxy.ts), which would buffer the body: the JSON answers' headers are set here.
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);
+    return response;
+  });
+}
+
+/** The request with a body that fails once more than MAX_BODY_BYTES have arrived. */
+function withBoundedBody(req: Request): Request {
+  if (!req.body) return req;
+  let received = 0;
+  const bounded = req.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (received > MAX_BODY_BYTES) controller.error(payloadTooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+    // The rest is left unread rather than cancelled, so the client still gets the 413.
+    { preventCancel: true },
+  );
+  return new Request(req, { body: bounded, duplex: "half" } as RequestInit);
+}
+
+function payloadTooLarge(): ApiError {
+  return new ApiError(
+    "PAYLOAD_TOO_LARGE",
+    "Request body too large",
+    `A request to /api/trpc may carry at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+  );
+}

@@ -1,0 +1,52 @@
+import type { Plan } from "~/generated/prisma/enums";
+import type { Db } from "~/server/db";
+import { DomainError } from "~/server/domain-error";
+import { oneAtATime } from "./one-at-a-time";
+import { QUOTAS } from "./quotas";
+
+export interface BlogQuotaAccount {
+  id: string;
+  plan: Plan;
+}
+
+/**
+ * The account's blogs, cheaply: the per-day counters kept by triggers (blogs with API access) plus
+ * an index-only count of the blogs hidden from the API. `db` may be a transaction, whose own
+ * uncommitted blogs then count too.
+ */
+export async function countAccountBlogs(db: Pick<Db, "$queryRaw">, accountId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ total: number }[]>`
+    SELECT ((SELECT COALESCE(sum("count"), 0) FROM "blog_day_count" WHERE "userId" = ${accountId})
+          + (SELECT count(*) FROM "blog" WHERE "userId" = ${accountId} AND "allowApiAccess" = false))::int AS "total"`;
+  return row?.total ?? 0;
+}
+
+/** Refuses with a conflict naming the quota when the account has its plan's number of blogs. */
+export async function assertUnderBlogQuota(db: Pick<Db, "$queryRaw">, account: BlogQuotaAccount): Promise<void> {
+  const quota = QUOTAS.blogsPerAccount[account.plan];
+  const count = await countAccountBlogs(db, account.id);
+  if (count < quota) return;
+  throw new DomainError(
+    "RESOURCE_CONFLICT",
+    "Blog quota reached",
+    `The ${account.plan} plan allows ${quota.toLocaleString("en-US")} blogs per account and this account has ` +
+      `${count.toLocaleString("en-US")}: delete blogs or move to a larger plan to create more`,
+  );
+}
+
+/**
+ * Runs `work` (a quota check and the create it allows, committed by the time `work` settles)
+ * after the account's earlier creates on this server: racing creates cannot pass the same last
+ * free place.
+ */
+export function oneBlogCreateAtATime<T>(accountId: string, work: () => Promise<T>): Promise<T> {
+  return oneAtATime(`blogs:${accountId}`, work);
+}
+
+/** Runs `create` (one new blog) if the account is under its plan's blog quota, else refuses. */
+export function withinBlogQuota<T>(db: Pick<Db, "$queryRaw">, account: BlogQuotaAccount, create: () => Promise<T>): Promise<T> {
+  return oneBlogCreateAtATime(account.id, async () => {
+    await assertUnderBlogQuota(db, account);
+    return create();
+  });
+}

@@ -1,0 +1,29 @@
+import type { Db } from "~/server/db";
+import { DomainError } from "~/server/domain-error";
+import { oneAtATime } from "./one-at-a-time";
+import { QUOTAS } from "./quotas";
+
+/** Keys that still authenticate: neither deactivated nor expired. */
+export function countActiveKeys(db: Db, accountId: string, now = new Date()): Promise<number> {
+  return db.apiKey.count({
+    where: { userId: accountId, deactivatedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+  });
+}
+
+/**
+ * Runs `create` (one new key) if the account has fewer active keys than the quota, else refuses
+ * with a conflict naming the quota. Checks and creates of one account run one at a time.
+ */
+export function withinActiveKeyQuota<T>(db: Db, accountId: string, create: () => Promise<T>): Promise<T> {
+  return oneAtATime(`keys:${accountId}`, async () => {
+    const quota = QUOTAS.activeKeysPerAccount;
+    if ((await countActiveKeys(db, accountId)) >= quota) {
+      throw new DomainError(
+        "RESOURCE_CONFLICT",
+        "API key quota reached",
+        `An account may have at most ${quota} active API keys: deactivate keys it no longer uses to create more`,
+      );
+    }
+    return create();
+  });
+}

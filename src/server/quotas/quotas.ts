@@ -1,0 +1,12 @@
+import type { Plan } from "~/generated/prisma/enums";
+
+/**
+ * What one account may hold (docs/security.md): the one table every quota rule reads. Quotas bound
+ * what an owner (dashboard) or a key (API) can create; the operator CLI is trusted and not bound.
+ */
+export const QUOTAS = {
+  /** Keys neither deactivated nor expired. */
+  activeKeysPerAccount: 50,
+  /** Every blog of the account, with or without API access. */
+  blogsPerAccount: { free: 1_000, pro: 100_000, enterprise: 1_000_000 } satisfies Record<Plan, number>,
+} as const;
