@@ -1,0 +1,235 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { REST_ROUTES } from "~/server/api/rest/routes";
+import { expectError, expectSuccess } from "../api/expect";
+import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+import { DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
+import { expectUnchanged } from "../support/stored-objects";
+
+/**
+ * OWASP API1:2023 Broken Object Level Authorization. Two accounts, Ann and Bob: every operation
+ * that names an object (REST under /api/v1 with Bob's key, the dashboard's /api/trpc with Bob's
+ * session) treats Ann's objects as nonexistent (404), and Ann's rows are unchanged afterwards,
+ * read back from the database. Operations that name no object are scoped to the caller. The
+ * case tables are checked against the router itself, so a new operation without a case fails.
+ */
+
+let ann: TestAccount;
+let bob: TestAccount;
+let bobCookie: string;
+/** Ann's blogs: with API access (three, for a cursor), and one with API access off. */
+let annBlogs: string[];
+let annBlog: string;
+let annHidden: string;
+let annKeyId: string;
+let bobSameSlugBlog: string;
+
+const SHARED_SLUG = "shared-slug";
+const ANN_ONLY_SLUG = "ann-only-slug";
+const HIDDEN_SLUG = "ann-hidden-slug";
+
+beforeAll(async () => {
+  [ann, bob] = await Promise.all([createTestAccount("pro"), createTestAccount("free")]);
+  bobCookie = await signIn(bob);
+  annBlogs = await seedBlogs(ann.id, [
+    { title: "Ann's shared slug", blogSlug: SHARED_SLUG },
+    { title: "Ann's only post", blogSlug: ANN_ONLY_SLUG, isPublic: false },
+    { title: "Ann's public post", isPublic: true },
+  ]);
+  annBlog = annBlogs[1]!;
+  annHidden = (await seedBlogs(ann.id, [{ title: "Ann's hidden draft", blogSlug: HIDDEN_SLUG, allowApiAccess: false, isPublic: true }]))[0]!;
+  bobSameSlugBlog = (await seedBlogs(bob.id, [{ title: "Bob's shared slug", blogSlug: SHARED_SLUG }]))[0]!;
+  annKeyId = (await db().apiKey.findFirstOrThrow({ where: { userId: ann.id }, select: { id: true } })).id;
+});
+
+/** Runs `attack` and checks that none of Ann's stored objects changed. */
+const leavesAnnUnchanged = (attack: () => Promise<void>) => expectUnchanged(ann.id, attack);
+
+const blogPath = (template: string, id: string) => template.replace("{blogId}", id);
+const bodyFor = (method: string) => (["POST", "PUT", "PATCH"].includes(method) ? JSON.stringify({ title: "Taken over", isPublic: true }) : undefined);
+const jsonHeaders = { "content-type": "application/json" };
+
+function expectNotFound(response: ApiResponse): void {
+  expectError(response, 404, "RESOURCE_NOT_FOUND");
+}
+
+function expectTrpcNotFound(answer: TrpcAnswer): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(404);
+  expect(answer.body.error.data.code).toBe("NOT_FOUND");
+}
+
+/** Every blog id of `account` the API lists, all pages. */
+async function listedIds(key: string, query = ""): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const data = expectSuccess(await call(`/blogs?limit=50&page=${page}${query}`, { key }));
+    ids.push(...data.blogs.map((b: { id: string }) => b.id));
+    if (!data.pagination.hasNext) return ids;
+  }
+}
+
+/** A REST operation attacked with Bob's key: what Bob gets, and what must hold afterwards. */
+const REST_CASES: Record<string, () => Promise<void>> = {
+  "GET /openapi.json": async () => {
+    // Names no object: one document for everyone, nothing of any caller in it.
+    const [anonymous, asAnn, asBob] = await Promise.all([call("/openapi.json"), call("/openapi.json", { key: ann.key }), call("/openapi.json", { key: bob.key })]);
+    expect(asAnn.body).toEqual(anonymous.body);
+    expect(asBob.body).toEqual(anonymous.body);
+    expect(JSON.stringify(anonymous.body)).not.toContain(ann.id);
+  },
+  "GET /blogs": async () => {
+    const ids = [...(await listedIds(bob.key)), ...(await listedIds(bob.key, "&public=true")), ...(await listedIds(bob.key, "&from=2000-01-01&to=2100-01-01"))];
+    expect(ids).toContain(bobSameSlugBlog);
+    for (const id of [...annBlogs, annHidden]) expect(ids).not.toContain(id);
+    // Ann's cursor names a position in Ann's list; in Bob's hands it reads Bob's list only.
+    const annFirst = expectSuccess(await call("/blogs?limit=1", { key: ann.key }));
+    expect(annFirst.pagination.nextCursor).toEqual(expect.any(String));
+    const withAnnCursor = await call(`/blogs?cursor=${annFirst.pagination.nextCursor}`, { key: bob.key });
+    if (withAnnCursor.status === 200) {
+      for (const blog of withAnnCursor.json.data.blogs) expect(annBlogs).not.toContain(blog.id);
+    } else {
+      expectError(withAnnCursor, 400, "INVALID_PARAMETER");
+    }
+  },
+  "GET /blogs/{blogId}": async () => {
+    for (const id of [annBlog, annHidden]) expectNotFound(await call(`/blogs/${id}`, { key: bob.key }));
+  },
+  "GET /blogs/slug/{blogSlug}": async () => {
+    for (const slug of [ANN_ONLY_SLUG, HIDDEN_SLUG]) expectNotFound(await call(`/blogs/slug/${slug}`, { key: bob.key }));
+    // A slug both accounts use names Bob's own blog for Bob.
+    expect(expectSuccess(await call(`/blogs/slug/${SHARED_SLUG}`, { key: bob.key })).blog.id).toBe(bobSameSlugBlog);
+  },
+  "POST /blogs": async () => {
+    // An owner field in the body is not how a blog's account is chosen: the key's account is.
+    const created = expectSuccess(
+      await call("/blogs", { key: bob.key, method: "POST", headers: jsonHeaders, body: JSON.stringify({ title: "Planted", userId: ann.id, user: { connect: { id: ann.id } } }) }),
+      201,
+    );
+    expect((await db().blog.findUniqueOrThrow({ where: { id: created.blog.id } })).userId).toBe(bob.id);
+    // An Idempotency-Key is the caller's own: Ann's key replays nothing of Ann's to Bob.
+    const idempotent = { method: "POST", headers: { ...jsonHeaders, "idempotency-key": `owasp-api1-${ann.id}` }, body: JSON.stringify({ title: "Same request" }) };
+    const annCreated = expectSuccess(await call("/blogs", { key: ann.key, ...idempotent }), 201);
+    const bobAnswer = await call("/blogs", { key: bob.key, ...idempotent });
+    const bobCreated = expectSuccess(bobAnswer, 201);
+    expect(bobAnswer.headers.get("idempotent-replayed")).toBeNull();
+    expect(bobCreated.blog.id).not.toBe(annCreated.blog.id);
+    expect((await db().blog.findUniqueOrThrow({ where: { id: bobCreated.blog.id } })).userId).toBe(bob.id);
+    await db().blog.delete({ where: { id: annCreated.blog.id } });
+  },
+  "PUT /blogs/{blogId}": () => bobWritesAnnsBlogs("PUT", "/blogs/{blogId}"),
+  "PATCH /blogs/{blogId}": () => bobWritesAnnsBlogs("PATCH", "/blogs/{blogId}"),
+  "DELETE /blogs/{blogId}": () => bobWritesAnnsBlogs("DELETE", "/blogs/{blogId}"),
+  "GET /analytics": async () => {
+    expectSuccess(await call("/blogs", { key: ann.key }));
+    const data = expectSuccess(await call("/analytics", { key: bob.key }));
+    const bobKeyIds = (await db().apiKey.findMany({ where: { userId: bob.id }, select: { id: true } })).map((k) => k.id);
+    for (const row of data.byKey) expect(bobKeyIds).toContain(row.keyId);
+    expect(JSON.stringify(data)).not.toContain(annKeyId);
+  },
+};
+
+async function bobWritesAnnsBlogs(method: string, template: string): Promise<void> {
+  for (const id of [annBlog, annHidden]) {
+    expectNotFound(await call(blogPath(template, id), { key: bob.key, method, headers: jsonHeaders, body: bodyFor(method) }));
+  }
+}
+
+describe("REST (/api/v1) with another account's key", () => {
+  it("has a case for every operation the API serves", () => {
+    expect(Object.keys(REST_CASES).sort()).toEqual(REST_ROUTES.map((r) => `${r.method} ${r.template}`).sort());
+  });
+
+  it.each(Object.keys(REST_CASES))("%s: Ann's objects do not exist for Bob, and stay unchanged", async (operation) => {
+    await leavesAnnUnchanged(REST_CASES[operation]!);
+  });
+});
+
+/** A dashboard procedure called with Bob's session on Ann's objects, or scoped to Bob when it names none. */
+const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
+  "blogs.ownerList": async () => {
+    const all = await trpc(bobCookie, "blogs.ownerList", { limit: 50 });
+    const ids = all.body.result.data.blogs.map((b: { id: string }) => b.id);
+    expect(ids).toContain(bobSameSlugBlog);
+    for (const id of [...annBlogs, annHidden]) expect(ids).not.toContain(id);
+    expect((await trpc(bobCookie, "blogs.ownerList", { search: "Ann's" })).body.result.data.pagination.total).toBe(0);
+  },
+  "blogs.ownerGet": async () => {
+    for (const id of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerGet", { id }));
+  },
+  "blogs.ownerCreate": async () => {
+    const answer = await trpc(bobCookie, "blogs.ownerCreate", { title: "Planted", id: annBlog, userId: ann.id });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const created = answer.body.result.data;
+    expect(created.id).not.toBe(annBlog);
+    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
+  },
+  "blogs.ownerUpdate": async () => {
+    for (const id of [annBlog, annHidden]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerUpdate", { id, title: "Taken over" }));
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerUpdate", { id, allowApiAccess: true, isPublic: true }));
+    }
+  },
+  "blogs.ownerDelete": async () => {
+    for (const id of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerDelete", { id }));
+  },
+  "keys.list": async () => {
+    const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.map((k: { id: string }) => k.id)).not.toContain(annKeyId);
+  },
+  "keys.create": async () => {
+    const answer = await trpc(bobCookie, "keys.create", { name: "planted", permissions: ["read:blogs"], accountId: ann.id, userId: ann.id });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: answer.body.result.data.id } })).userId).toBe(bob.id);
+  },
+  "keys.deactivate": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.deactivate", { id: annKeyId }));
+    expectSuccess(await call("/blogs", { key: ann.key }));
+  },
+  "usage.rateLimit": async () => {
+    // Ann is on pro; Bob sees his own plan and window.
+    expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
+  },
+  "usage.analytics": async () => {
+    expectSuccess(await call("/blogs", { key: ann.key }));
+    const data = (await trpc(bobCookie, "usage.analytics")).body.result.data;
+    expect(JSON.stringify(data)).not.toContain(annKeyId);
+  },
+};
+
+describe("the dashboard (/api/trpc) with another account's session", () => {
+  it("has a case for every dashboard procedure", () => {
+    expect(Object.keys(DASHBOARD_CASES).sort()).toEqual(DASHBOARD_PROCEDURES.map((p) => p.path).sort());
+  });
+
+  it.each(Object.keys(DASHBOARD_CASES))("%s: Ann's objects do not exist for Bob, and stay unchanged", async (procedure) => {
+    await leavesAnnUnchanged(DASHBOARD_CASES[procedure]!);
+  });
+});
+
+describe("a blog with API access off", () => {
+  it("does not exist for its own account's key: not listed, not read, not written, not deleted", async () => {
+    await leavesAnnUnchanged(async () => {
+      expect(await listedIds(ann.key)).not.toContain(annHidden);
+      expectNotFound(await call(`/blogs/${annHidden}`, { key: ann.key }));
+      expectNotFound(await call(`/blogs/slug/${HIDDEN_SLUG}`, { key: ann.key }));
+      for (const route of REST_ROUTES.filter((r) => r.template === "/blogs/{blogId}" && r.method !== "GET")) {
+        expectNotFound(await call(blogPath(route.template, annHidden), { key: ann.key, method: route.method, headers: jsonHeaders, body: bodyFor(route.method) }));
+      }
+    });
+  });
+});
+
+describe("public pages", () => {
+  it("show no blog that is not public, to anyone signed in or not", async () => {
+    for (const cookie of [null, bobCookie]) {
+      const headers = cookie ? { cookie } : undefined;
+      const page = await fetch(new URL(`/${ann.handle}/${ANN_ONLY_SLUG}`, apiBaseUrl()), { headers });
+      expect(page.status).toBe(404);
+      expect(await page.text()).not.toContain("only post");
+      const index = await fetch(new URL(`/${ann.handle}`, apiBaseUrl()), { headers });
+      const html = await index.text();
+      expect(html).not.toContain(ANN_ONLY_SLUG);
+      expect(html).not.toContain(SHARED_SLUG);
+    }
+  });
+});
