@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
@@ -27,6 +27,9 @@ let db: PrismaClient;
 let tempDir: string;
 /** Unique per run, so the tests also hold on a database shared with other tests. */
 const run = randomBytes(4).toString("hex");
+
+// Every CLI call starts a process that compiles TypeScript (tsx): seconds apiece on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 beforeAll(async () => {
   ({ url: databaseUrl, drop: dropDatabase } = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_cli"));
