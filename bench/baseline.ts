@@ -221,6 +221,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   }
   const { text, values } = listBlogsSql({
     accountId: key.userId,
+    apiAccessOnly: true,
     limit: query.limit,
     offset: query.after ? 0 : (query.page - 1) * query.limit,
     isPublic: query.isPublic,

@@ -34,7 +34,7 @@ test("a database failure shows a generic message with the request id", async ({ 
 
     await page.goto("/dashboard/blogs/new");
     await page.getByLabel("Title", { exact: true }).fill("Doomed");
-    const answer = page.waitForResponse((response) => response.url().includes("/api/trpc/blogs.ownerCreate"));
+    const answer = page.waitForResponse((response) => response.url().includes("/api/trpc/blogs.create"));
     await page.getByRole("button", { name: "Create blog" }).click();
     const requestId = (await answer).headers()["x-request-id"];
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);

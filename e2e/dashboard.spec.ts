@@ -241,25 +241,25 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
       await expect(otherPage.getByText("This blog can't be shown")).toBeVisible();
       await shot(otherPage, "12-other-account-blog");
 
-      const get = await trpc(otherPage, "blogs.ownerGet", { id: blogId }, "query");
+      const get = await trpc(otherPage, "blogs.get", { blogId }, "query");
       expect(get.status).toBe(404);
-      const update = await trpc(otherPage, "blogs.ownerUpdate", { id: blogId, title: "Hijacked", isPublic: false }, "mutation");
+      const update = await trpc(otherPage, "blogs.update", { blogId, title: "Hijacked", isPublic: false }, "mutation");
       expect(update.status).toBe(404);
-      const remove = await trpc(otherPage, "blogs.ownerDelete", { id: blogId }, "mutation");
+      const remove = await trpc(otherPage, "blogs.delete", { blogId }, "mutation");
       expect(remove.status).toBe(404);
       const deactivate = await trpc(otherPage, "keys.deactivate", { id: keyId }, "mutation");
       expect(deactivate.status).toBe(404);
-      const list = await trpc(otherPage, "blogs.ownerList", {}, "query");
-      expect(list.body.result.data.pagination.total).toBe(0);
+      const list = await trpc(otherPage, "blogs.list", {}, "query");
+      expect(list.body.result.data.data.pagination.total).toBe(0);
     } finally {
       await context.close();
     }
     // Without a session, nothing at all.
-    const anonymous = await request.get(`/api/trpc/blogs.ownerList?input=${encodeURIComponent("{}")}`);
+    const anonymous = await request.get(`/api/trpc/blogs.list?input=${encodeURIComponent("{}")}`);
     expect(anonymous.status()).toBe(401);
     // And the first owner's blog is intact.
-    const mine = await trpc(page, "blogs.ownerGet", { id: blogId }, "query");
-    expect(mine.body.result.data.title).toBe(blog.title);
+    const mine = await trpc(page, "blogs.get", { blogId }, "query");
+    expect(mine.body.result.data.data.blog.title).toBe(blog.title);
   });
 
   await test.step("sign out, wrong password told plainly, sign in again", async () => {

@@ -4,7 +4,7 @@ import { signIn, trpc } from "../support/dashboard";
 
 /**
  * The dashboard's tRPC endpoint (/api/trpc) over real HTTP: a session is required, an owner only
- * ever reaches their own data, and the API-key procedures are not reachable there.
+ * ever reaches their own data (all of their blogs, API access or not), and an API key is no credential there.
  */
 
 let ann: TestAccount;
@@ -22,8 +22,8 @@ beforeAll(async () => {
 });
 
 describe("without a session", () => {
-  it.each(["blogs.ownerList", "keys.list", "usage.rateLimit", "usage.analytics"])("%s is 401", async (procedure) => {
-    const answer = await trpc(null, procedure, procedure === "blogs.ownerList" ? {} : undefined);
+  it.each(["blogs.list", "keys.list", "usage.rateLimit", "usage.analytics"])("%s is 401", async (procedure) => {
+    const answer = await trpc(null, procedure, procedure === "blogs.list" ? {} : undefined);
     expect(answer.status).toBe(401);
     expect(answer.body.error.data.code).toBe("UNAUTHORIZED");
   });
@@ -31,25 +31,25 @@ describe("without a session", () => {
 
 describe("an owner", () => {
   it("lists all of their blogs, with or without API access, and finds them by search", async () => {
-    const all = await trpc(annCookie, "blogs.ownerList", {});
-    expect(all.body.result.data.blogs.map((b: any) => b.id)).toEqual([annBlogId]);
-    const none = await trpc(annCookie, "blogs.ownerList", { search: "nothing like it" });
-    expect(none.body.result.data.pagination.total).toBe(0);
-    const found = await trpc(annCookie, "blogs.ownerList", { search: "HIDDEN" });
-    expect(found.body.result.data.pagination.total).toBe(1);
+    const all = await trpc(annCookie, "blogs.list", {});
+    expect(all.body.result.data.data.blogs.map((b: any) => b.id)).toEqual([annBlogId]);
+    const none = await trpc(annCookie, "blogs.list", { q: "nothing like it" });
+    expect(none.body.result.data.data.pagination.total).toBe(0);
+    const found = await trpc(annCookie, "blogs.list", { q: "HIDDEN" });
+    expect(found.body.result.data.data.pagination.total).toBe(1);
   });
 
   it("switches API access, and the API sees the change on its next request", async () => {
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(404);
-    const on = await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: true });
-    expect(on.body.result.data.allowApiAccess).toBe(true);
+    const on = await trpc(annCookie, "blogs.update", { blogId: annBlogId, allowApiAccess: true });
+    expect(on.body.result.data.data.blog.allowApiAccess).toBe(true);
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(200);
-    await trpc(annCookie, "blogs.ownerUpdate", { id: annBlogId, allowApiAccess: false });
+    await trpc(annCookie, "blogs.update", { blogId: annBlogId, allowApiAccess: false });
     expect((await call(`/blogs/${annBlogId}`, { key: ann.key })).status).toBe(404);
   });
 
   it("is told the API's rule and message for an invalid field", async () => {
-    const answer = await trpc(annCookie, "blogs.ownerCreate", { title: "x", blogSlug: "Not A Slug" });
+    const answer = await trpc(annCookie, "blogs.create", { title: "x", blogSlug: "Not A Slug" });
     expect(answer.status).toBe(400);
     expect(answer.body.error.data.details).toBe(
       "blogSlug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them",
@@ -78,32 +78,32 @@ describe("an owner", () => {
 
 describe("another account", () => {
   it("sees none of the owner's blogs or keys", async () => {
-    expect((await trpc(bobCookie, "blogs.ownerList", {})).body.result.data.pagination.total).toBe(0);
+    expect((await trpc(bobCookie, "blogs.list", {})).body.result.data.data.pagination.total).toBe(0);
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
     expect(keys.map((k: any) => k.id)).not.toContain(annKeyId);
   });
 
   it.each([
-    ["blogs.ownerGet", { id: "BLOG" }],
-    ["blogs.ownerUpdate", { id: "BLOG", title: "Taken over" }],
-    ["blogs.ownerDelete", { id: "BLOG" }],
+    ["blogs.get", { blogId: "BLOG" }],
+    ["blogs.update", { blogId: "BLOG", title: "Taken over" }],
+    ["blogs.delete", { blogId: "BLOG" }],
     ["keys.deactivate", { id: "KEY" }],
   ] as const)("gets 404 from %s on the owner's ids, changing nothing", async (procedure, input) => {
     const withIds = JSON.parse(JSON.stringify(input).replace("BLOG", annBlogId).replace("KEY", annKeyId));
     const answer = await trpc(bobCookie, procedure, withIds);
     expect(answer.status).toBe(404);
-    const blog = await trpc(annCookie, "blogs.ownerGet", { id: annBlogId });
-    expect(blog.body.result.data.title).toBe("Ann's hidden draft");
+    const blog = await trpc(annCookie, "blogs.get", { blogId: annBlogId });
+    expect(blog.body.result.data.data.blog.title).toBe("Ann's hidden draft");
     const key = (await trpc(annCookie, "keys.list")).body.result.data.find((k: any) => k.id === annKeyId);
     expect(key.status).toBe("active");
   });
 });
 
-describe("the public API's procedures", () => {
-  it("are not served on /api/trpc, even with a valid key", async () => {
+describe("an API key on /api/trpc", () => {
+  it("is no credential there: the caller of /api/trpc is the signed-in owner only", async () => {
     const response = await fetch(new URL(`/api/trpc/blogs.list?input=${encodeURIComponent("{}")}`, apiBaseUrl()), {
       headers: { "x-api-key": ann.key },
     });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(401);
   });
 });

@@ -13,17 +13,24 @@ describe("the /api/v1 surface (decisions.md 4)", () => {
     expectError(await call(path, { key: account.key }), 404, "RESOURCE_NOT_FOUND");
   });
 
-  it("reports the account's rate-limit state on answers given before any procedure, without consuming it", async () => {
+  it("reports the account's rate-limit state on answers no operation gives, without consuming it", async () => {
     const before = rateLimitHeaders(await call("/blogs", { key: account.key }));
     const answers = [
       await call("/nope", { key: account.key }),
       await call("/blogs", { key: account.key, method: "DELETE" }),
-      await call("/blogs", { key: account.key, method: "POST", body: "{}", headers: { "content-type": "text/plain" } }),
-      await call("/blogs", { key: account.key, method: "POST", body: "{", headers: { "content-type": "application/json" } }),
       await call("/openapi.json", { key: account.key }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([404, 405, 415, 400, 200]);
+    expect(answers.map((r) => r.status)).toEqual([404, 405, 200]);
     for (const answer of answers) expect(rateLimitHeaders(answer)).toEqual(before);
+  });
+
+  it("counts an operation's request past key and permission whatever its body (415, malformed JSON)", async () => {
+    const before = rateLimitHeaders(await call("/blogs", { key: account.key }));
+    const notJson = await call("/blogs", { key: account.key, method: "POST", body: "{}", headers: { "content-type": "text/plain" } });
+    const malformed = await call("/blogs", { key: account.key, method: "POST", body: "{", headers: { "content-type": "application/json" } });
+    expect([notJson.status, malformed.status]).toEqual([415, 400]);
+    expect(rateLimitHeaders(notJson)).toEqual({ ...before, remaining: before.remaining - 1 });
+    expect(rateLimitHeaders(malformed)).toEqual({ ...before, remaining: before.remaining - 2 });
   });
 
   it("answers a known path with the wrong method with 405 and Allow", async () => {
@@ -73,7 +80,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.servers).toEqual([{ url: "/api/v1" }]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["ApiKeyHeader", "ApiKeyQuery", "BearerAuth"]);
     const list = doc.paths["/blogs"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "to"]);
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "q", "to"]);
     expect(doc.components.schemas.Pagination.required).toContain("nextCursor");
     const limit = list.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });

@@ -73,12 +73,13 @@ describe("a change is on the public pages at the next request", () => {
   it("after the dashboard's update (and a blog made private is a 404 at once)", async () => {
     const blog = await createPublicBlog(account, { title: "Dash Post", content: "Dashboard before" });
     const path = `/${account.handle}/${blog.blogSlug}`;
+    const ownerScope = { accountId: account.id, apiAccessOnly: false };
     await cachedPageShows(path, "Dashboard before");
 
-    await updateBlog(db(), account.id, blog.id, { content: "Dashboard after" }, "owner");
+    await updateBlog(db(), ownerScope, blog.id, { content: "Dashboard after" });
     expect((await page(path)).main).toContain("Dashboard after");
 
-    await updateBlog(db(), account.id, blog.id, { isPublic: false }, "owner");
+    await updateBlog(db(), ownerScope, blog.id, { isPublic: false });
     expect((await page(path)).status).toBe(404);
     expect((await page(`/${account.handle}`)).main).not.toContain("Dash Post");
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REST_ROUTES } from "~/server/api/rest/routes";
 import { expectError, expectSuccess } from "../api/expect";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
-import { DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
+import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
 import { expectUnchanged } from "../support/stored-objects";
 
 /**
@@ -145,32 +145,6 @@ describe("REST (/api/v1) with another account's key", () => {
 
 /** A dashboard procedure called with Bob's session on Ann's objects, or scoped to Bob when it names none. */
 const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
-  "blogs.ownerList": async () => {
-    const all = await trpc(bobCookie, "blogs.ownerList", { limit: 50 });
-    const ids = all.body.result.data.blogs.map((b: { id: string }) => b.id);
-    expect(ids).toContain(bobSameSlugBlog);
-    for (const id of [...annBlogs, annHidden]) expect(ids).not.toContain(id);
-    expect((await trpc(bobCookie, "blogs.ownerList", { search: "Ann's" })).body.result.data.pagination.total).toBe(0);
-  },
-  "blogs.ownerGet": async () => {
-    for (const id of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerGet", { id }));
-  },
-  "blogs.ownerCreate": async () => {
-    const answer = await trpc(bobCookie, "blogs.ownerCreate", { title: "Planted", id: annBlog, userId: ann.id });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const created = answer.body.result.data;
-    expect(created.id).not.toBe(annBlog);
-    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
-  },
-  "blogs.ownerUpdate": async () => {
-    for (const id of [annBlog, annHidden]) {
-      expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerUpdate", { id, title: "Taken over" }));
-      expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerUpdate", { id, allowApiAccess: true, isPublic: true }));
-    }
-  },
-  "blogs.ownerDelete": async () => {
-    for (const id of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.ownerDelete", { id }));
-  },
   "keys.list": async () => {
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
     expect(keys.length).toBeGreaterThan(0);
@@ -195,6 +169,48 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expect(JSON.stringify(data)).not.toContain(annKeyId);
   },
 };
+
+/** The blogs' procedures (the API's own) called through /api/trpc with Bob's session on Ann's objects. */
+const SESSION_BLOG_CASES: Record<string, () => Promise<void>> = {
+  "blogs.list": async () => {
+    const all = await trpc(bobCookie, "blogs.list", { limit: 50 });
+    const ids = all.body.result.data.data.blogs.map((b: { id: string }) => b.id);
+    expect(ids).toContain(bobSameSlugBlog);
+    for (const id of [...annBlogs, annHidden]) expect(ids).not.toContain(id);
+    expect((await trpc(bobCookie, "blogs.list", { q: "Ann's" })).body.result.data.data.pagination.total).toBe(0);
+  },
+  "blogs.get": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.get", { blogId }));
+  },
+  "blogs.create": async () => {
+    const answer = await trpc(bobCookie, "blogs.create", { title: "Planted", id: annBlog, userId: ann.id });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const created = answer.body.result.data.data.blog;
+    expect(created.id).not.toBe(annBlog);
+    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
+  },
+  "blogs.update": async () => {
+    for (const blogId of [annBlog, annHidden]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.update", { blogId, title: "Taken over" }));
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.update", { blogId, allowApiAccess: true, isPublic: true }));
+    }
+  },
+  "blogs.delete": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.delete", { blogId }));
+  },
+};
+
+describe("the blogs' procedures through /api/trpc with another account's session", () => {
+  it("has a case for every blog procedure", () => {
+    expect(Object.keys(SESSION_BLOG_CASES).sort()).toEqual(
+      API_KEY_PROCEDURES.filter((p) => p.path.startsWith("blogs.") && !["blogs.getBySlug", "blogs.patch"].includes(p.path)).map((p) => p.path).sort(),
+    );
+  });
+
+  it.each(Object.keys(SESSION_BLOG_CASES))("%s: Ann's objects do not exist for Bob, and stay unchanged", async (procedure) => {
+    await leavesAnnUnchanged(SESSION_BLOG_CASES[procedure]!);
+  });
+});
 
 describe("the dashboard (/api/trpc) with another account's session", () => {
   it("has a case for every dashboard procedure", () => {

@@ -231,7 +231,7 @@ describe("a database error", () => {
 
   it("reaches the dashboard as a generic message, nothing of the cause", async () => {
     const dashboardCookie = await signIn(account);
-    for (const [procedure, input] of [["blogs.ownerCreate", { title: CANARY }], ["blogs.ownerUpdate", { id: blogId, title: CANARY }]] as const) {
+    for (const [procedure, input] of [["blogs.create", { title: CANARY }], ["blogs.update", { blogId, title: CANARY }]] as const) {
       const answer = await trpc(dashboardCookie, procedure, input);
       expect(answer.status).toBe(500);
       expectNoInternals(JSON.stringify(answer.body));

@@ -79,8 +79,8 @@ describe("read-only blog fields over the API", () => {
 describe("read-only blog fields in the dashboard", () => {
   it("keep their values whatever the owner's update sends (API access is the owner's to switch)", async () => {
     const before = await blogRow(blogId);
-    const forged = { id: blogId, createdAt: "2001-02-03T04:05:06.000Z", updatedAt: "2001-02-03T04:05:06.000Z", userId: other.id, title: "Owner's edit" };
-    const answer = await trpc(cookie, "blogs.ownerUpdate", forged);
+    const forged = { blogId, id: blogId, createdAt: "2001-02-03T04:05:06.000Z", updatedAt: "2001-02-03T04:05:06.000Z", userId: other.id, title: "Owner's edit" };
+    const answer = await trpc(cookie, "blogs.update", forged);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const after = await blogRow(blogId);
     expect(after).toMatchObject({ id: before.id, userId: owner.id, createdAt: before.createdAt, title: "Owner's edit" });
@@ -119,10 +119,10 @@ describe("what responses expose", () => {
 
   it("shows the dashboard's blogs with the same fields, never their owner", async () => {
     const answers = [
-      (await trpc(cookie, "blogs.ownerGet", { id: blogId })).body.result.data,
-      ...(await trpc(cookie, "blogs.ownerList", { limit: 50 })).body.result.data.blogs,
-      (await trpc(cookie, "blogs.ownerCreate", { title: "Dashboard shape" })).body.result.data,
-      (await trpc(cookie, "blogs.ownerUpdate", { id: blogId, isPublic: true })).body.result.data,
+      (await trpc(cookie, "blogs.get", { blogId })).body.result.data.data.blog,
+      ...(await trpc(cookie, "blogs.list", { limit: 50 })).body.result.data.data.blogs,
+      (await trpc(cookie, "blogs.create", { title: "Dashboard shape" })).body.result.data.data.blog,
+      (await trpc(cookie, "blogs.update", { blogId, isPublic: true })).body.result.data.data.blog,
     ];
     for (const blog of answers) expectBlog(blog);
   });

@@ -196,7 +196,7 @@ describe("no stack traces or framework banners", () => {
   });
 
   it("/api/trpc malformed input", async () => {
-    const response = await request(`/api/trpc/blogs.ownerList?input=${encodeURIComponent("{not json")}`, { headers: { cookie } });
+    const response = await request(`/api/trpc/blogs.list?input=${encodeURIComponent("{not json")}`, { headers: { cookie } });
     expect(response.status).toBe(400);
     expect(response.headers.get("x-powered-by")).toBeNull();
     expect(await response.text()).not.toMatch(STACK);

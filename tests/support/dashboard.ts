@@ -11,11 +11,11 @@ export interface TrpcAnswer {
   body: any;
 }
 
-/** Every procedure of the app router by its /api/trpc path ("blogs.ownerGet"), with what it is. */
+/** Every procedure of the app router by its /api/trpc path ("blogs.get"), with what it is. */
 export interface ProcedureInfo {
   path: string;
   type: "query" | "mutation";
-  /** The REST operation it serves (an API-key procedure), or null for a dashboard procedure. */
+  /** The REST operation it serves (an API procedure, also the owner's on /api/trpc), or null for an owner-only procedure. */
   openapi: { method: string; path: string } | null;
 }
 

@@ -12,7 +12,7 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
-import { ownerCreateBlogInput } from "~/server/api/routers/blogs/owner-schemas";
+import { optionalBlogFields, requiredTitle } from "~/server/blogs/fields";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage } from "~/trpc/react";
 
@@ -32,10 +32,13 @@ const EMPTY: Values = {
   allowApiAccess: true,
 };
 
+/** The API's rules for the form's fields (this module imports nothing server-only). */
+const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle };
+
 /** A field's problem by the API's own rule and message, or undefined. An empty slug is derived on create. */
 function fieldError(field: TextField, value: string, isNew: boolean): string | undefined {
   if (field === "blogSlug" && value === "" && isNew) return undefined;
-  const result = ownerCreateBlogInput.shape[field].safeParse(value);
+  const result = FIELD_RULES[field].safeParse(value);
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
@@ -81,12 +84,13 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
   };
 
   const save = useMutation({
-    mutationFn: (v: Values) => {
+    mutationFn: async (v: Values) => {
       const fields = { ...v, blogSlug: v.blogSlug || undefined };
-      return saved ? api.blogs.ownerUpdate.mutate({ id: saved.id, ...fields }) : api.blogs.ownerCreate.mutate(fields);
+      const { data } = saved ? await api.blogs.update.mutate({ blogId: saved.id, ...fields }) : await api.blogs.create.mutate(fields);
+      return data.blog;
     },
     onSuccess: (result) => {
-      void queryClient.invalidateQueries({ queryKey: ["blogs.ownerList"] });
+      void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
       if (isNew) {
         router.push(`/dashboard/blogs/${result.id}?created=1`);
         return;
@@ -99,9 +103,9 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
   });
 
   const remove = useMutation({
-    mutationFn: (id: string) => api.blogs.ownerDelete.mutate({ id }),
+    mutationFn: (blogId: string) => api.blogs.delete.mutate({ blogId }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["blogs.ownerList"] });
+      void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
       router.push("/dashboard");
     },
     onError: (error) => {

@@ -31,18 +31,18 @@ export function BlogsTable() {
     return () => clearTimeout(timer);
   }, [searchText]);
 
-  const input = { search: search || undefined, page, limit: PAGE_SIZE };
+  const input = { q: search || undefined, page, limit: PAGE_SIZE };
   const list = useQuery({
-    queryKey: ["blogs.ownerList", input],
-    queryFn: () => api.blogs.ownerList.query(input),
+    queryKey: ["blogs.list", input],
+    queryFn: async () => (await api.blogs.list.query(input)).data,
     placeholderData: keepPreviousData,
   });
 
   const toggle = useMutation({
-    mutationFn: (change: { id: string } & Partial<Record<Flag, boolean>>) => api.blogs.ownerUpdate.mutate(change),
+    mutationFn: ({ id, ...flags }: { id: string } & Partial<Record<Flag, boolean>>) => api.blogs.update.mutate({ blogId: id, ...flags }),
     onMutate: () => setToggleError(""),
     onError: (error) => setToggleError(errorMessage(error)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["blogs.ownerList"] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["blogs.list"] }),
   });
 
   const pending = toggle.isPending ? toggle.variables : undefined;

@@ -9,7 +9,11 @@ import { BlogForm } from "./blog-form";
 import { PageHeader } from "./page-header";
 
 export function EditBlog({ id, handle, created }: { id: string; handle: string; created: boolean }) {
-  const blog = useQuery({ queryKey: ["blogs.ownerGet", id], queryFn: () => api.blogs.ownerGet.query({ id }), staleTime: 0 });
+  const blog = useQuery({
+    queryKey: ["blogs.get", id],
+    queryFn: async () => (await api.blogs.get.query({ blogId: id })).data.blog,
+    staleTime: 0,
+  });
 
   if (blog.error) {
     return (

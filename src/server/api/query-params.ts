@@ -5,8 +5,12 @@ import { parseCalendarDate } from "~/server/calendar-date";
 /**
  * Query parameters arrive as strings. These schemas parse them strictly (no "1e1", no " 5") and
  * fail with a message naming the parameter and its allowed range; the OpenAPI document shows
- * the type a client should send.
+ * the type a client should send. The dashboard calls the same procedures with JSON, where an
+ * integer may also arrive as a number, under the same rule.
  */
+
+/** Nine digits at most, as a number or a string. */
+const MAX_INTEGER_PARAM = 999_999_999;
 
 export function integerParam(name: string, range: { min: number; max?: number; default: number }) {
   const rule =
@@ -14,12 +18,12 @@ export function integerParam(name: string, range: { min: number; max?: number; d
       ? `${name} must be an integer greater than or equal to ${range.min}`
       : `${name} must be an integer between ${range.min} and ${range.max}`;
   return z
-    .string({ error: rule })
+    .union([z.string(), z.number()], { error: rule })
     .optional()
     .transform((value, ctx) => {
       if (value === undefined) return range.default;
-      const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-      if (!(n >= range.min && n <= (range.max ?? Infinity))) {
+      const n = typeof value === "number" ? value : /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+      if (!(Number.isInteger(n) && n >= range.min && n <= (range.max ?? MAX_INTEGER_PARAM))) {
         ctx.addIssue({ code: "custom", message: rule });
         return z.NEVER;
       }

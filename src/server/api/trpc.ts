@@ -1,21 +1,19 @@
 /**
- * tRPC setup: the one context factory and the procedure builders. Each kind of caller has its
- * builder: `apiKeyProcedure(permission)` for the public REST API, which authenticates the key,
- * checks its permission and applies the account's rate limit, in that order (README, The API);
- * `sessionProcedure` for the dashboard (/api/trpc), which requires a signed-in owner.
+ * tRPC setup: the context and the one procedure builder. Both doors serve the same procedures:
+ * /api/v1 (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before
+ * the procedure runs; /api/trpc (src/server/api/dashboard/handler.ts) from the owner's session.
+ * What a caller may do follows from the caller alone (src/server/accounts/caller.ts).
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import { callerHolds, type Caller } from "~/server/accounts/caller";
+import type { SessionUser } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
-import type { Permission } from "~/server/keys/permissions";
-import type { AuthenticatedKey } from "~/server/keys/authenticate";
-import { getSessionUser } from "~/server/auth";
 import { DomainError } from "~/server/domain-error";
+import type { Permission } from "~/server/keys/permissions";
 import { currentRequestId } from "~/server/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
-import { assertPermission, authenticateRequestKey } from "./middleware/api-key";
-import { consumeAccountRate, consumeDashboardMutation } from "./middleware/rate-limit";
 
 export interface RequestContextOptions {
   headers: Headers;
@@ -24,43 +22,25 @@ export interface RequestContextOptions {
   resHeaders: Headers;
   /** Runs work after the response has been sent (Next's `after`), so it adds no latency. */
   afterResponse: (task: () => Promise<unknown>) => void;
-  /** What the request turned out to be, for the transport to log and record after answering. */
-  outcome: { apiKey?: AuthenticatedKey };
-  /** Who serves the request: the REST handler (/api/v1, the default) or the dashboard's /api/trpc. */
-  transport?: "rest" | "dashboard";
+  /** Who is calling, as the door resolved it; null when nobody is (the dashboard without a session). */
+  caller: Caller<SessionUser> | null;
+  /** The door's own limit on changes, run before each mutation (the dashboard's per-owner budget). */
+  limitMutation?: () => Promise<void>;
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
   // `sql`: the pool under `db`, for the hot path's statements (src/server/hot-path-sql.ts).
-  return { db: getDb() as Db, sql: getSqlPool(), ...opts, transport: opts.transport ?? "rest" };
-}
-
-/**
- * The context of a dashboard request (/api/trpc): its headers carry the session cookie; `resHeaders`
- * are the response's (Retry-After). Nothing is recorded.
- */
-export function createDashboardContext(
-  req: Request,
-  resHeaders: Headers,
-  afterResponse: RequestContextOptions["afterResponse"],
-) {
-  return createTRPCContext({
-    headers: req.headers,
-    url: new URL(req.url),
-    resHeaders,
-    afterResponse,
-    outcome: {},
-    transport: "dashboard",
-  });
+  return { db: getDb() as Db, sql: getSqlPool(), ...opts };
 }
 
 export type Context = ReturnType<typeof createTRPCContext>;
 
 /**
- * Procedure metadata: the OpenAPI operation, the status of its success when not 200, and the API
- * error codes it can answer with beyond the common ones.
+ * Procedure metadata: the permission a key needs (none: the owner's alone), the OpenAPI operation
+ * (only for the API's operations), the status of its success when not 200, and the API error codes
+ * it can answer with beyond the common ones.
  */
-export type Meta = OpenApiMeta<{ successStatus?: number; errors?: ApiErrorCode[] }>;
+export type Meta = OpenApiMeta<{ permission?: Permission; successStatus?: number; errors?: ApiErrorCode[] }>;
 
 const t = initTRPC
   .context<Context>()
@@ -85,31 +65,26 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 /**
- * A procedure of the public API, callable with an API key that holds `permission`: one
- * middleware authenticates, authorizes and rate-limits, in the order the README gives (The API).
+ * Every operation's builder. The caller must hold the permission of the procedure's meta: the
+ * owner holds all, a key those it was given (already checked by /api/v1 before the body was read;
+ * here a guard, not a second lookup); an operation without one is refused to keys.
  */
-export function apiKeyProcedure(permission: Permission) {
-  return t.procedure.use(async ({ ctx, next }) => {
-    // Only through /api/v1, where every request is shaped, limited and recorded.
-    if (ctx.transport !== "rest") throw new TRPCError({ code: "NOT_FOUND", message: "Not a dashboard procedure" });
-    const apiKey = await authenticateRequestKey(ctx);
-    await assertPermission(ctx, apiKey, permission);
-    await consumeAccountRate(ctx.resHeaders, apiKey);
-    return next({ ctx: { apiKey } });
-  });
-}
-
-/** A dashboard procedure: requires a signed-in owner, whose id scopes everything it touches. */
-export const sessionProcedure = t.procedure
+export const procedure = t.procedure
   .use(async ({ next }) => {
     // A broken domain rule answers with its own status (404, 409, 400), not a 500.
     const result = await next();
     if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
     return result;
   })
-  .use(async ({ ctx, next, type }) => {
-    const user = await getSessionUser(ctx.headers);
-    if (!user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
-    if (type === "mutation") await consumeDashboardMutation(ctx.resHeaders, user.id);
-    return next({ ctx: { user } });
+  .use(async ({ ctx, meta, type, next }) => {
+    const { caller } = ctx;
+    if (!caller) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+    if (!callerHolds(caller, meta?.permission)) {
+      throw new ApiError(
+        "INSUFFICIENT_PERMISSIONS",
+        meta?.permission ? `This API key lacks the ${meta.permission} permission` : "Only the account's owner may do this, in the dashboard",
+      );
+    }
+    if (type === "mutation") await ctx.limitMutation?.();
+    return next({ ctx: { caller } });
   });

@@ -6,7 +6,8 @@ import { formatCalendarDate, parseCalendarDate } from "~/server/calendar-date";
  * issued for (limit and filters), so that a request with a cursor reads the next page at the same
  * cost at any depth and reports the same pagination numbers as the page-number request would.
  *
- * Encoding: base64url of a JSON array [version, createdAt ISO, id, page, limit, public, from, to].
+ * Encoding: base64url of a JSON array [version, createdAt ISO, id, page, limit, public, from, to],
+ * followed by the search text `q` when there is one.
  * Clients must treat it as opaque; the server validates every field it decodes.
  */
 export interface BlogCursor {
@@ -18,10 +19,13 @@ export interface BlogCursor {
   isPublic?: boolean;
   from?: Date;
   to?: Date;
+  search?: string;
 }
 
 const VERSION = 1;
 const MAX_PAGE = 999_999_999;
+/** The longest search text `q` of a list. */
+export const MAX_SEARCH_LENGTH = 200;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function encodeBlogCursor(cursor: BlogCursor): string {
@@ -35,6 +39,7 @@ export function encodeBlogCursor(cursor: BlogCursor): string {
     cursor.isPublic ?? null,
     day(cursor.from),
     day(cursor.to),
+    ...(cursor.search ? [cursor.search] : []),
   ];
   return Buffer.from(JSON.stringify(fields)).toString("base64url");
 }
@@ -48,8 +53,8 @@ export function decodeBlogCursor(value: string): BlogCursor | null {
   } catch {
     return null;
   }
-  if (!Array.isArray(fields) || fields.length !== 8) return null;
-  const [version, createdAt, id, page, limit, isPublic, from, to] = fields as unknown[];
+  if (!Array.isArray(fields) || fields.length < 8 || fields.length > 9) return null;
+  const [version, createdAt, id, page, limit, isPublic, from, to, search] = fields as unknown[];
   if (version !== VERSION) return null;
   if (typeof createdAt !== "string" || !ISO_MS.test(createdAt)) return null;
   const at = new Date(createdAt);
@@ -63,6 +68,7 @@ export function decodeBlogCursor(value: string): BlogCursor | null {
   const fromDay = day(from);
   const toDay = day(to);
   if (fromDay === null || toDay === null) return null;
+  if (fields.length === 9 && (typeof search !== "string" || search.length === 0 || search.length > MAX_SEARCH_LENGTH)) return null;
   return {
     createdAt: at,
     id,
@@ -71,5 +77,6 @@ export function decodeBlogCursor(value: string): BlogCursor | null {
     isPublic: isPublic ?? undefined,
     from: fromDay,
     to: toDay,
+    search: search as string | undefined,
   };
 }

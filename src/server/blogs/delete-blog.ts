@@ -1,14 +1,10 @@
 import type { Db } from "~/server/db";
-import { blogNotFound, blogScopeWhere, type BlogScope } from "./find-blog";
+import { blogScopeWhere, type BlogScope } from "./blog-scope";
+import { blogNotFound } from "./find-blog";
 
-/** Deletes one of the account's blogs (API-visible ones only for the "api" scope) for good. */
-export async function deleteBlog(
-  db: Db,
-  accountId: string,
-  id: string,
-  scope: BlogScope = "api",
-): Promise<{ id: string; deleted: true }> {
-  const { count } = await db.blog.deleteMany({ where: { id, ...blogScopeWhere(accountId, scope) } });
+/** Deletes one blog the scope may see, for good. */
+export async function deleteBlog(db: Db, scope: BlogScope, id: string): Promise<{ id: string; deleted: true }> {
+  const { count } = await db.blog.deleteMany({ where: { id, ...blogScopeWhere(scope) } });
   if (count === 0) throw blogNotFound({ id }, scope);
   return { id, deleted: true };
 }

@@ -4,9 +4,9 @@ import { listBlogsSql, type ListBlogsRow } from "~/server/hot-path-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
 import { encodeBlogCursor, type BlogCursor } from "./blog-cursor";
 import { toBlogView, type BlogView } from "./blog-view";
+import type { BlogScope } from "./blog-scope";
 
 export interface ListBlogsQuery {
-  accountId: string;
   page: number;
   limit: number;
   /** Only public (true) or only non-public (false) blogs; both when absent. */
@@ -14,6 +14,8 @@ export interface ListBlogsQuery {
   /** Inclusive whole UTC days: blogs created from the start of `from` to the end of `to`. */
   from?: Date;
   to?: Date;
+  /** Matches the title or the slug, ignoring case. */
+  search?: string;
   /**
    * Keyset position of page `page` (from a previous response's nextCursor): the page is read
    * from there instead of skipping (page - 1) * limit blogs.
@@ -25,13 +27,17 @@ export interface ListBlogsQuery {
 export type ListPagination = Pagination & { nextCursor: string | null };
 
 /**
- * The account's API-visible blogs, newest first (ties by id), one page and the exact total, in a
- * single statement: the total is summed from the per-day counters kept by triggers, never counted
- * over the blogs.
+ * The blogs the scope may see, newest first (ties by id), one page and the exact total, in a
+ * single statement (src/server/hot-path-sql.ts).
  */
-export async function listBlogs(sql: SqlPool, query: ListBlogsQuery): Promise<{ blogs: BlogView[]; pagination: ListPagination }> {
+export async function listBlogs(
+  sql: SqlPool,
+  scope: BlogScope,
+  query: ListBlogsQuery,
+): Promise<{ blogs: BlogView[]; pagination: ListPagination }> {
   const { text, values } = listBlogsSql({
-    accountId: query.accountId,
+    ...scope,
+    search: query.search,
     limit: query.limit,
     offset: query.after ? 0 : pageOffset(query.page, query.limit),
     isPublic: query.isPublic,
@@ -55,6 +61,7 @@ export async function listBlogs(sql: SqlPool, query: ListBlogsQuery): Promise<{ 
           isPublic: query.isPublic,
           from: query.from,
           to: query.to,
+          search: query.search,
         })
       : null;
   return { blogs, pagination: { ...pagination, nextCursor } };

@@ -1,28 +1,18 @@
 import type { Db } from "~/server/db";
 import { isRecordNotFound, isUniqueViolation } from "~/server/prisma-errors";
 import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
+import { blogScopeWhere, type BlogScope } from "./blog-scope";
 import type { NewBlog } from "./create-blog";
-import { blogNotFound, blogScopeWhere, slugConflict, type BlogScope } from "./find-blog";
+import { blogNotFound, slugConflict } from "./find-blog";
 
-export type BlogChanges = Partial<NewBlog>;
+/** What may change: every field; allowApiAccess only by the owner (the caller decides, see blog-scope.ts). */
+export type BlogChanges = Partial<NewBlog> & { allowApiAccess?: boolean };
 
-/** What the owner may change in the dashboard: every field, API access included. */
-export type OwnerBlogChanges = BlogChanges & { allowApiAccess?: boolean };
-
-/**
- * Changes the given fields of one of the account's blogs (API-visible ones only for the "api"
- * scope); updatedAt advances.
- */
-export async function updateBlog<S extends BlogScope = "api">(
-  db: Db,
-  accountId: string,
-  id: string,
-  changes: S extends "owner" ? OwnerBlogChanges : BlogChanges,
-  scope: S = "api" as S,
-): Promise<BlogView> {
+/** Changes the given fields of one blog the scope may see; updatedAt advances. */
+export async function updateBlog(db: Db, scope: BlogScope, id: string, changes: BlogChanges): Promise<BlogView> {
   try {
     const blog = await db.blog.update({
-      where: { id, ...blogScopeWhere(accountId, scope) },
+      where: { id, ...blogScopeWhere(scope) },
       data: changes,
       select: BLOG_VIEW_COLUMNS,
     });

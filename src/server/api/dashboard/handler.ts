@@ -1,13 +1,17 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getSessionUser } from "~/server/auth";
 import { withRequestId } from "~/server/log";
+import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { ApiError } from "../errors";
+import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
 import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "./limits";
-import { createDashboardContext, type RequestContextOptions } from "../trpc";
+import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**
- * The dashboard's tRPC endpoint (/api/trpc): session-authenticated procedures. Every request gets
+ * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in owner (every
+ * permission on their own account), or nobody (every procedure then answers 401). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
  * larger than MAX_BODY_BYTES is refused before any procedure runs; one that turns out larger is
  * read no further than that. A batch of more than MAX_BATCH_CALLS calls is refused whole.
@@ -20,10 +24,18 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
       router: appRouter,
       req: withBoundedBody(req),
       maxBatchSize: MAX_BATCH_CALLS,
-      createContext: ({ resHeaders }) => {
+      createContext: async ({ resHeaders }) => {
         // Runs after the calls are known and before any of them: nothing is read or looked up.
         if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) throw payloadTooLarge();
-        return createDashboardContext(req, resHeaders, afterResponse);
+        const user = await getSessionUser(req.headers);
+        return createTRPCContext({
+          headers: req.headers,
+          url: new URL(req.url),
+          resHeaders,
+          afterResponse,
+          caller: user && { kind: "owner", user },
+          limitMutation: user ? () => limitDashboardMutation(user.id, resHeaders) : undefined,
+        });
       },
     });
     response.headers.set("X-Request-Id", requestId);
@@ -31,6 +43,14 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
     for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);
     return response;
   });
+}
+
+/** One unit of the owner's hourly budget of dashboard changes; past it, a 429 until the hour resets. */
+async function limitDashboardMutation(accountId: string, resHeaders: Headers): Promise<void> {
+  const state = await consumeDashboardMutation(accountId);
+  if (state.success) return;
+  setRetryAfter(resHeaders, state);
+  throw new ApiError("RATE_LIMIT_EXCEEDED", "Too many changes", resetDetails(`At most ${state.limit} changes an hour can be made in the dashboard`, state));
 }
 
 /** The request with a body that fails once more than MAX_BODY_BYTES have arrived. */

@@ -6,16 +6,17 @@ import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
 import { getDb, getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
-import { authenticateApiKey } from "~/server/keys/authenticate";
+import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
+import { verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
-import { requestApiKey } from "../middleware/api-key";
-import { reportAccountRate } from "../middleware/rate-limit";
+import { setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
+import { keyRefusal } from "./key-refusals";
 import { openApiDocument } from "./openapi";
 import { carriesBody, readJsonBody } from "./request-body";
-import { matchRoute, OPENAPI_DOCUMENT_PATH, type RestRoute } from "./routes";
+import { matchRoute, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -80,9 +81,6 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   } catch (error) {
     answer = errorAnswer(toApiError(error), resHeaders);
   }
-  // Answers given before the procedure's own checks (404, 405, 413, 415, malformed JSON, the
-  // OpenAPI document) still report the state of the account a valid key identifies.
-  if (!answer.headers.has("X-RateLimit-Limit")) await reportRateOfPresentedKey(request, answer.headers);
   mergeHeaders(answer.headers, API_SECURITY_HEADERS);
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
@@ -119,6 +117,10 @@ async function routeApiRequest(
     return { status: 204, headers: mergeHeaders(resHeaders, PREFLIGHT_HEADERS) };
   }
   const match = matchRoute(method, path);
+  const operation = match && "route" in match && match.route.permission ? { permission: match.route.permission } : null;
+  // The one check of the key, right after routing and before the body (README, The API).
+  const verification = operation ? await verifyApiKey(request, operation) : await identifyKey(request);
+  if (!operation && verification.rateLimit) setRateLimitHeaders(resHeaders, verification.rateLimit);
   if (!match) {
     return errorAnswer(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${method} ${API_PREFIX}${path}`), resHeaders);
   }
@@ -130,36 +132,61 @@ async function routeApiRequest(
     );
   }
   served.route = match.route.template;
-  if (match.route.template === OPENAPI_DOCUMENT_PATH) {
+  if (!operation) {
     return jsonAnswer(200, resHeaders, openApiDocument(publicApiBaseUrl));
   }
+  const { key } = verification;
+  served.keyId = key?.id;
+  const answer = await answerOperation(req, res, match.route, verification, { headers: request.headers, url, resHeaders, afterResponse });
+  if (key) afterResponse(recordKeyedRequest(key, { method, path: match.route.template, status: answer.status }));
+  return answer;
+}
 
+/** An operation's answer once its key is checked: the refusal, or the procedure's answer to the body. */
+async function answerOperation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RestRoute,
+  verification: KeyVerification,
+  context: Omit<RequestContextOptions, "caller">,
+): Promise<ApiAnswer> {
+  const refusal = keyRefusal(verification, route.permission!, context.resHeaders);
+  if (refusal) return errorAnswer(refusal, context.resHeaders);
   let body: unknown;
-  if (carriesBody(method)) {
+  if (carriesBody(req.method ?? "GET")) {
     try {
       body = await readJsonBody(req);
     } catch (error) {
-      return errorAnswer(toApiError(error), resHeaders);
+      return errorAnswer(toApiError(error), context.resHeaders);
     }
   }
-  const outcome: RequestContextOptions["outcome"] = {};
-  const answer = await callProcedure(req, res, match.route, body, { headers: request.headers, url, resHeaders, afterResponse, outcome });
-  const { apiKey } = outcome;
-  served.keyId = apiKey?.id;
-  if (apiKey) {
-    // Added to the in-memory batch now (no database work on the request's path), written within
-    // a second; the task settles when it is, so analytics reads can wait for it.
-    const written = usageBatcher(getDb).record({
-      accountId: apiKey.accountId,
-      keyId: apiKey.id,
-      method,
-      path: match.route.template,
-      status: answer.status,
-      at: new Date(),
-    });
-    afterResponse(trackUsageWrite(apiKey.accountId, () => written));
+  return callProcedure(req, res, route, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+}
+
+/**
+ * The one after-response step of a request whose key exists (README, The API: usage counts every
+ * outcome past authentication): the usage record, added to the in-memory batch now (no database
+ * work on the request's path) and tracked until written, so analytics reads can wait for it; and
+ * "Last Used" when due (about once a minute per key).
+ */
+function recordKeyedRequest(key: AuthenticatedKey, request: { method: string; path: string; status: number }): () => Promise<unknown> {
+  const written = usageBatcher(getDb).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
+  const usage = trackUsageWrite(key.accountId, () => written);
+  return () => Promise.all([usage(), keyUseDue(key) ? recordKeyUse(getSqlPool(), key) : undefined]);
+}
+
+/**
+ * For a request no operation serves (404, 405) or that needs no key (the OpenAPI document): the
+ * account its key identifies, to report its state; nothing is counted. Only headers are at stake:
+ * a failure is logged, and the answer stands without them.
+ */
+async function identifyKey(request: ApiRequest): Promise<KeyVerification> {
+  try {
+    return await verifyApiKey(request, null);
+  } catch (error) {
+    log.error({ err: error }, "rate-limit report failed");
+    return { status: "missing" };
   }
-  return answer;
 }
 
 /** What one request hands to the shared trpc-to-openapi handler, and what it gets back. */
@@ -224,19 +251,6 @@ async function callProcedure(req: IncomingMessage, res: ServerResponse, route: R
   if (call.failure !== undefined) return errorAnswer(toApiError(call.failure), context.resHeaders);
   // The status comes from the route (trpc-to-openapi answers 200 for every success).
   return { status: route.successStatus, headers: mergeHeaders(context.resHeaders, headers), body: text };
-}
-
-/** Reports, without consuming, the rate-limit state of the account the request's key identifies. */
-async function reportRateOfPresentedKey(request: ApiRequest, resHeaders: Headers): Promise<void> {
-  const presented = requestApiKey(request.headers, request.url);
-  if (!presented) return;
-  try {
-    const lookup = await authenticateApiKey(getSqlPool(), presented);
-    if ("key" in lookup) await reportAccountRate(resHeaders, lookup.key);
-  } catch (error) {
-    // Only headers are at stake here: the answer stands without them.
-    log.error({ err: error }, "rate-limit report failed");
-  }
 }
 
 function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer {

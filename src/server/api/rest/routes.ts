@@ -1,3 +1,4 @@
+import type { Permission } from "~/server/keys/permissions";
 import type { Meta } from "../trpc";
 import { appRouter } from "../root";
 
@@ -7,6 +8,8 @@ export interface RestRoute {
   template: string;
   pattern: RegExp;
   successStatus: number;
+  /** The permission a key needs; null for the one route without a key (the OpenAPI document). */
+  permission: Permission | null;
   /** The API error codes the operation can answer with beyond the common ones. */
   errors: NonNullable<Meta["errors"]>;
 }
@@ -15,7 +18,7 @@ export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 
 function route(method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
   const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
-  return { method, template, pattern, successStatus: meta.successStatus ?? 200, errors: meta.errors ?? [] };
+  return { method, template, pattern, successStatus: meta.successStatus ?? 200, permission: meta.permission ?? null, errors: meta.errors ?? [] };
 }
 
 /** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */

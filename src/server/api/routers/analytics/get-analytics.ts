@@ -2,7 +2,8 @@ import { z } from "zod";
 import { DEFAULT_RANGE_DAYS, getAnalytics, MAX_RANGE_DAYS, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { calendarDateParam } from "../../query-params";
-import { apiKeyProcedure } from "../../trpc";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
 /** The API's contract for analytics: request and response schemas, as the OpenAPI document shows them. */
 
@@ -55,8 +56,9 @@ export const getAnalyticsInput = z.object({
 
 export const getAnalyticsOutput = z.object({ success: z.literal(true), data: analyticsSchema });
 
-export const getAnalyticsProcedure = apiKeyProcedure("read:analytics")
+export const getAnalyticsProcedure = procedure
   .meta({
+    permission: "read:analytics",
     openapi: {
       method: "GET",
       path: "/analytics",
@@ -77,7 +79,8 @@ export const getAnalyticsProcedure = apiKeyProcedure("read:analytics")
   .query(async ({ ctx, input }) => {
     const range = resolveAnalyticsRange(input);
     // Usage is written after each response: let this process's writes for the account land first.
-    await settlePendingUsageWrites(ctx.apiKey.accountId);
-    const data = await getAnalytics(ctx.db, { accountId: ctx.apiKey.accountId, ...range });
+    const accountId = callerAccount(ctx.caller).id;
+    await settlePendingUsageWrites(accountId);
+    const data = await getAnalytics(ctx.db, { accountId, ...range });
     return { success: true as const, data };
   });

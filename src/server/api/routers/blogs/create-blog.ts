@@ -2,8 +2,10 @@ import { createBlog } from "~/server/blogs/create-blog";
 import { assertUnderBlogQuota, oneBlogCreateAtATime } from "~/server/quotas/blog-quota";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { runIdempotently } from "../../idempotency";
-import { apiKeyProcedure } from "../../trpc";
-import { assertReadOnlyFieldsUnchanged } from "./read-only-fields";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
+import { blogScope } from "~/server/blogs/blog-scope";
+import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
 import { blogOutput, createBlogInput } from "./schemas";
 
 const quotas = Object.entries(QUOTAS.blogsPerAccount).map(([plan, quota]) => `${plan} ${quota.toLocaleString("en-US")}`);
@@ -14,8 +16,9 @@ const BLOG_QUOTA_DESCRIPTION =
   'a create is a 409 RESOURCE_CONFLICT "Blog quota reached" whose details name the quota, until blogs are deleted ' +
   "or the plan is raised.";
 
-export const createBlogProcedure = apiKeyProcedure("write:blogs")
+export const createBlogProcedure = procedure
   .meta({
+    permission: "write:blogs",
     openapi: {
       method: "POST",
       path: "/blogs",
@@ -35,14 +38,15 @@ export const createBlogProcedure = apiKeyProcedure("write:blogs")
   .input(createBlogInput)
   .output(blogOutput)
   .mutation(({ ctx, input }) => {
-    const account = { id: ctx.apiKey.accountId, plan: ctx.apiKey.plan };
+    const account = callerAccount(ctx.caller);
     // The queue spans the idempotent transaction, so the next create's count sees this one committed.
     return oneBlogCreateAtATime(account.id, () =>
       runIdempotently(ctx, account.id, input, 201, async (db) => {
-        const { id, createdAt, updatedAt, allowApiAccess, ...fields } = input;
-        assertReadOnlyFieldsUnchanged({ id, createdAt, updatedAt, allowApiAccess }, null);
+        const { changes, readOnly } = splitBlogInput(blogScope(ctx.caller), input);
+        assertReadOnlyFieldsUnchanged(readOnly, null);
         await assertUnderBlogQuota(db, account);
-        const blog = await createBlog(db, account.id, fields);
+        const { allowApiAccess, ...fields } = changes;
+        const blog = await createBlog(db, account.id, fields, { allowApiAccess });
         return { success: true as const, data: { blog } };
       }),
     );

@@ -1,16 +1,18 @@
 import { z } from "zod";
 import { findBlog } from "~/server/blogs/find-blog";
-import { apiKeyProcedure } from "../../trpc";
+import { blogScope } from "~/server/blogs/blog-scope";
+import { procedure } from "../../trpc";
 import { blogIdParams, blogOutput } from "./schemas";
 
-export const getBlogProcedure = apiKeyProcedure("read:blogs")
+export const getBlogProcedure = procedure
   .meta({
+    permission: "read:blogs",
     openapi: { method: "GET", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Get a blog by id" },
     errors: ["RESOURCE_NOT_FOUND"],
   })
   .input(z.object(blogIdParams))
   .output(blogOutput)
   .query(async ({ ctx, input }) => {
-    const blog = await findBlog(ctx.db, ctx.apiKey.accountId, { id: input.blogId });
+    const blog = await findBlog(ctx.db, blogScope(ctx.caller), { id: input.blogId });
     return { success: true as const, data: { blog } };
   });

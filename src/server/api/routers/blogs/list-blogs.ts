@@ -1,10 +1,12 @@
+import { blogScope } from "~/server/blogs/blog-scope";
 import { listBlogs } from "~/server/blogs/list-blogs";
 import { ApiError } from "../../errors";
-import { apiKeyProcedure } from "../../trpc";
+import { procedure } from "../../trpc";
 import { listBlogsInput, listBlogsOutput } from "./schemas";
 
-export const listBlogsProcedure = apiKeyProcedure("read:blogs")
+export const listBlogsProcedure = procedure
   .meta({
+    permission: "read:blogs",
     openapi: {
       method: "GET",
       path: "/blogs",
@@ -12,6 +14,7 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
       summary: "List blogs",
       description:
         "The caller's blogs that have API access enabled, newest first. Blogs without API access are never returned. " +
+        "`q` searches: only blogs whose title or slug contains it, ignoring case. " +
         "Deep pages: pass a response's pagination.nextCursor as `cursor` to read the next page at constant cost.",
     },
     errors: ["INVALID_PARAMETER"],
@@ -22,15 +25,17 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
     if (input.from && input.to && input.from > input.to) {
       throw new ApiError("INVALID_PARAMETER", "Invalid parameter: from", "from must not be after to");
     }
+    const scope = blogScope(ctx.caller);
+    const search = input.q?.trim() || undefined;
     const { cursor } = input;
     if (!cursor) {
-      const data = await listBlogs(ctx.sql, {
-        accountId: ctx.apiKey.accountId,
+      const data = await listBlogs(ctx.sql, scope, {
         page: input.page,
         limit: input.limit,
         isPublic: input.public,
         from: input.from,
         to: input.to,
+        search,
       });
       return { success: true as const, data };
     }
@@ -44,7 +49,8 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
       differs("limit", input.limit, cursor.limit) ??
       differs("public", input.public, cursor.isPublic) ??
       differs("from", day(input.from), day(cursor.from)) ??
-      differs("to", day(input.to), day(cursor.to));
+      differs("to", day(input.to), day(cursor.to)) ??
+      differs("q", search, cursor.search);
     if (conflict) {
       throw new ApiError(
         "INVALID_PARAMETER",
@@ -52,13 +58,13 @@ export const listBlogsProcedure = apiKeyProcedure("read:blogs")
         `cursor was issued for another ${conflict}; omit ${conflict} or send the value the cursor was issued for`,
       );
     }
-    const data = await listBlogs(ctx.sql, {
-      accountId: ctx.apiKey.accountId,
+    const data = await listBlogs(ctx.sql, scope, {
       page: cursor.page,
       limit: cursor.limit,
       isPublic: cursor.isPublic,
       from: cursor.from,
       to: cursor.to,
+      search: cursor.search,
       after: cursor,
     });
     return { success: true as const, data };

@@ -1,6 +1,22 @@
+import type { BlogScope } from "~/server/blogs/blog-scope";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { ApiError } from "../../errors";
 import type { ReadOnlyFields } from "./schemas";
+
+/**
+ * A create's or update's fields, split into the changes the caller may make and the read-only
+ * fields it sent back, to be checked. Allow API Access is the owner's to set; for a key it is
+ * read-only, true for every blog it sees (README, The API). The owner's other read-only fields
+ * are ignored, whatever they say (the dashboard never changes them).
+ */
+export function splitBlogInput<T extends ReadOnlyFields>(
+  scope: BlogScope,
+  input: T,
+): { changes: Omit<T, keyof ReadOnlyFields> & { allowApiAccess?: boolean }; readOnly: ReadOnlyFields } {
+  const { id, createdAt, updatedAt, allowApiAccess, ...changes } = input;
+  if (scope.apiAccessOnly) return { changes, readOnly: { id, createdAt, updatedAt, allowApiAccess } };
+  return { changes: { ...changes, allowApiAccess }, readOnly: {} };
+}
 
 /**
  * Read-only fields sent in a body must equal the blog's current values (so a client can send back

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
+import { MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
 import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";
 
@@ -48,10 +49,15 @@ export const listBlogsInput = z.object({
   public: booleanParam("public").meta({ description: "true: only public blogs; false: only non-public ones" }),
   from: calendarDateParam("from").meta({ description: "Created on or after this UTC day (YYYY-MM-DD)" }),
   to: calendarDateParam("to").meta({ description: "Created on or before this UTC day (YYYY-MM-DD)" }),
+  q: z
+    .string({ error: "q must be a string" })
+    .max(MAX_SEARCH_LENGTH, { error: `q must be at most ${MAX_SEARCH_LENGTH} characters` })
+    .meta({ description: `Search: only blogs whose title or slug contains this text, ignoring case (at most ${MAX_SEARCH_LENGTH} characters)` })
+    .optional(),
   cursor: blogCursorParam("cursor").meta({
     description:
       "pagination.nextCursor of a previous response: reads the page it leads to by position instead of by offset (same cost at any depth). " +
-      "The cursor carries its page number, limit and filters: page, limit, public, from and to may be omitted or repeated, but not changed.",
+      "The cursor carries its page number, limit and filters: page, limit, public, from, to and q may be omitted or repeated, but not changed.",
   }),
 });
 

@@ -1,13 +1,15 @@
+import { blogScope } from "~/server/blogs/blog-scope";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { ApiError } from "../../errors";
-import { apiKeyProcedure, type Meta } from "../../trpc";
-import { assertReadOnlyFieldsUnchanged } from "./read-only-fields";
+import { procedure, type Meta } from "../../trpc";
+import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
 import { blogOutput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
 
 /** PUT and PATCH are the same partial update: only the fields sent change. */
 function updateBlogProcedure(method: "PUT" | "PATCH") {
   const meta: Meta = {
+    permission: "write:blogs",
     openapi: {
       method,
       path: "/blogs/{blogId}",
@@ -19,20 +21,21 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
     },
     errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
   };
-  return apiKeyProcedure("write:blogs")
+  return procedure
     .meta(meta)
     .input(updateBlogInput)
     .output(blogOutput)
     .mutation(async ({ ctx, input }) => {
-      const { blogId, id, createdAt, updatedAt, allowApiAccess, ...changes } = input;
+      const scope = blogScope(ctx.caller);
+      const { blogId, ...fields } = input;
+      const { changes, readOnly } = splitBlogInput(scope, fields);
       if (Object.values(changes).every((value) => value === undefined)) {
         throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
       }
-      const readOnly = { id, createdAt, updatedAt, allowApiAccess };
       if (Object.values(readOnly).some((value) => value !== undefined)) {
-        assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, ctx.apiKey.accountId, { id: blogId }));
+        assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, scope, { id: blogId }));
       }
-      const blog = await updateBlog(ctx.db, ctx.apiKey.accountId, blogId, changes);
+      const blog = await updateBlog(ctx.db, scope, blogId, changes);
       return { success: true as const, data: { blog } };
     });
 }

@@ -3,7 +3,8 @@ import { createApiKey } from "~/server/keys/create-api-key";
 import { EXPIRATION_OPTIONS } from "~/server/keys/expiration";
 import { PERMISSIONS } from "~/server/keys/permissions";
 import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
-import { sessionProcedure } from "../../trpc";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
 export const createKeyInput = z.object({
   name: z.string(),
@@ -14,10 +15,10 @@ export const createKeyInput = z.object({
 });
 
 /**
- * Dashboard: creates a key within the account's active-key quota; the full key is in this answer
+ * Owner only (no permission, no OpenAPI meta): creates a key within the account's active-key quota; the full key is in this answer
  * only (only its hash is stored).
  */
-export const createKeyProcedure = sessionProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
-  const created = await withinActiveKeyQuota(ctx.db, ctx.user.id, () => createApiKey(ctx.db, { accountId: ctx.user.id, ...input }));
+export const createKeyProcedure = procedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
+  const created = await withinActiveKeyQuota(ctx.db, callerAccount(ctx.caller).id, () => createApiKey(ctx.db, { accountId: callerAccount(ctx.caller).id, ...input }));
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });

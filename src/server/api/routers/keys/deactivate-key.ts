@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
-import { sessionProcedure } from "../../trpc";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
-/** Dashboard: deactivates one of the owner's keys for good; the next request with it fails. */
-export const deactivateKeyProcedure = sessionProcedure
+/** Owner only (no permission, no OpenAPI meta): deactivates one of the owner's keys for good; the next request with it fails. */
+export const deactivateKeyProcedure = procedure
   .input(z.object({ id: z.string().min(1) }))
   .mutation(async ({ ctx, input }) => {
-    const { id, deactivatedAt } = await deactivateApiKey(ctx.db, { id: input.id, accountId: ctx.user.id });
+    const { id, deactivatedAt } = await deactivateApiKey(ctx.db, { id: input.id, accountId: callerAccount(ctx.caller).id });
     return { id, deactivatedAt: deactivatedAt.toISOString() };
   });

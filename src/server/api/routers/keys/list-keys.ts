@@ -1,5 +1,6 @@
 import { listApiKeys } from "~/server/keys/list-api-keys";
-import { sessionProcedure } from "../../trpc";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
-/** Dashboard: the owner's keys, masked, with their status and rotation flag. */
-export const listKeysProcedure = sessionProcedure.query(({ ctx }) => listApiKeys(ctx.db, ctx.user.id));
+/** Owner only (no permission, no OpenAPI meta): the owner's keys, masked, with their status and rotation flag. */
+export const listKeysProcedure = procedure.query(({ ctx }) => listApiKeys(ctx.db, callerAccount(ctx.caller).id));

@@ -1,9 +1,10 @@
 import { getAnalytics, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
-import { sessionProcedure } from "../../trpc";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
-/** Dashboard: the data of GET /api/v1/analytics for the last 30 days. */
-export const getUsageAnalyticsProcedure = sessionProcedure.query(async ({ ctx }) => {
-  await settlePendingUsageWrites(ctx.user.id);
-  return getAnalytics(ctx.db, { accountId: ctx.user.id, ...resolveAnalyticsRange({}) });
+/** Owner only (no permission, no OpenAPI meta): the data of GET /api/v1/analytics for the last 30 days. */
+export const getUsageAnalyticsProcedure = procedure.query(async ({ ctx }) => {
+  await settlePendingUsageWrites(callerAccount(ctx.caller).id);
+  return getAnalytics(ctx.db, { accountId: callerAccount(ctx.caller).id, ...resolveAnalyticsRange({}) });
 });

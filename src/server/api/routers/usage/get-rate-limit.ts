@@ -1,14 +1,16 @@
 import { PLAN_HOURLY_LIMITS } from "~/server/ratelimit";
-import { peekAccountRate } from "../../middleware/rate-limit";
-import { sessionProcedure } from "../../trpc";
+import { peekAccountRate } from "~/server/ratelimit/account-rate";
+import { callerAccount } from "~/server/accounts/caller";
+import { procedure } from "../../trpc";
 
-/** Dashboard: the owner's plan, its hourly limit and the current window (read, not consumed). */
-export const getRateLimitProcedure = sessionProcedure.query(async ({ ctx }) => {
-  const state = await peekAccountRate({ accountId: ctx.user.id, plan: ctx.user.plan });
-  const hourlyLimit = PLAN_HOURLY_LIMITS[ctx.user.plan];
+/** Owner only (no permission, no OpenAPI meta): the owner's plan, its hourly limit and the current window (read, not consumed). */
+export const getRateLimitProcedure = procedure.query(async ({ ctx }) => {
+  const { id, plan } = callerAccount(ctx.caller);
+  const state = await peekAccountRate({ accountId: id, plan });
+  const hourlyLimit = PLAN_HOURLY_LIMITS[plan];
   const remaining = Math.max(0, Math.min(hourlyLimit, state.remaining));
   return {
-    plan: ctx.user.plan,
+    plan,
     hourlyLimit,
     used: hourlyLimit - remaining,
     remaining,

@@ -1,0 +1,54 @@
+import { env } from "~/env";
+import { ipRateLimitSubject } from "~/server/client-ip";
+import { createRateLimiter, PLAN_HOURLY_LIMITS, type Plan, type RateLimiter, type RateLimitState } from "./index";
+
+/** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
+const UNAUTHENTICATED_HOURLY_LIMIT = 100;
+
+/**
+ * Changes an owner may make in the dashboard in a UTC clock hour (docs/security.md): far above what
+ * a person saves by hand, while a stolen session or a runaway script is held to a few a minute.
+ * Counted apart from the API's budget, which stays the programs'.
+ */
+export const DASHBOARD_MUTATIONS_PER_HOUR = 300;
+
+// One limiter per process, on globalThis: the production server's API handler and Next's own
+// routes (the dashboard's usage page) load this module separately, and the in-process store
+// must be the same for both.
+const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
+
+function rateLimiter(): RateLimiter {
+  globalForLimiter.rateLimiter ??= createRateLimiter({
+    upstashUrl: env.UPSTASH_REDIS_REST_URL,
+    upstashToken: env.UPSTASH_REDIS_REST_TOKEN,
+    redisUrl: env.REDIS_URL,
+  });
+  return globalForLimiter.rateLimiter;
+}
+
+export interface RateLimitedAccount {
+  accountId: string;
+  plan: Plan;
+}
+
+const accountBucket = (account: RateLimitedAccount) => `account:${account.accountId}`;
+
+/** The account's current window, without consuming it (responses that must not consume: 403, 404, 405; the usage page). */
+export function peekAccountRate(account: RateLimitedAccount): Promise<RateLimitState> {
+  return rateLimiter().peek(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
+}
+
+/** One unit of the account's hourly budget, shared by all its keys (README, The API). */
+export function consumeAccountRate(account: RateLimitedAccount): Promise<RateLimitState> {
+  return rateLimiter().consume(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
+}
+
+/** One unit of the owner's hourly budget of dashboard changes (every mutation, whatever its outcome). */
+export function consumeDashboardMutation(accountId: string): Promise<RateLimitState> {
+  return rateLimiter().consume(`dashboard-mutations:${accountId}`, DASHBOARD_MUTATIONS_PER_HOUR);
+}
+
+/** Counts a request without a valid key against its client IP's bucket, which never refuses. */
+export function countUnauthenticated(clientIp: string | null): Promise<RateLimitState> {
+  return rateLimiter().consume(`ip:${ipRateLimitSubject(clientIp)}`, UNAUTHENTICATED_HOURLY_LIMIT);
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { appRouter } from "~/server/api/root";
+import { createTRPCContext } from "~/server/api/trpc";
+import { PERMISSIONS } from "~/server/keys/permissions";
+import { PROCEDURES } from "../support/dashboard";
+
+/**
+ * The one rule deciding what a caller may do (src/server/accounts/caller.ts), applied by every
+ * procedure whatever door the call came in: a key, even holding every permission, is refused the
+ * owner-only operations (no permission in their meta), before any of their work.
+ */
+const keyCaller = {
+  kind: "apiKey" as const,
+  key: { id: "key", accountId: "account", plan: "free" as const, permissions: [...PERMISSIONS], lastUsedAt: null },
+};
+
+function callerContext() {
+  return createTRPCContext({
+    headers: new Headers(),
+    url: new URL("http://localhost/api/v1"),
+    resHeaders: new Headers(),
+    afterResponse: () => undefined,
+    caller: keyCaller,
+  });
+}
+
+const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
+
+describe("a key caller", () => {
+  it("has owner-only procedures to be refused", () => {
+    expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual(["keys.create", "keys.deactivate", "keys.list", "usage.analytics", "usage.rateLimit"]);
+  });
+
+  it.each(OWNER_ONLY.map((p) => p.path))("is refused %s, holding every permission", async (path) => {
+    const caller = appRouter.createCaller(callerContext()) as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>;
+    const [router, name] = path.split(".") as [string, string];
+    await expect(caller[router]![name]!({ id: "x", name: "k", permissions: ["read:blogs"] })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      apiCode: "INSUFFICIENT_PERMISSIONS",
+    });
+  });
+});
