@@ -8,7 +8,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
-import { MAX_BATCH_CALLS } from "~/server/api/dashboard/limits";
+import { MAX_BATCH_CALLS } from "~/shared/dashboard-limits";
 import type { AppRouter } from "~/server/api/root";
 
 export const api = createTRPCClient<AppRouter>({

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { requiredMessage } from "~/server/blogs/fields";
+import { requiredMessage } from "~/shared/blog-fields";
 import { isDatabaseUnavailable } from "~/server/db/connection-errors";
 import { DomainError } from "~/server/domain-error";
 import { log } from "~/server/log";

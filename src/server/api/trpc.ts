@@ -7,7 +7,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { getDb, getSqlPool, type Db } from "~/server/db";
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import { getSessionUser } from "~/server/auth";
 import { DomainError } from "~/server/domain-error";

@@ -3,7 +3,7 @@ import { withRequestId } from "~/server/log";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { ApiError } from "../errors";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "./limits";
+import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "~/shared/dashboard-limits";
 import { createDashboardContext, type RequestContextOptions } from "../trpc";
 
 /**

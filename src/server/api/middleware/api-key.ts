@@ -1,6 +1,6 @@
 import { presentedApiKey } from "~/server/keys/presented-key";
 import { authenticateApiKey, keyUseDue, recordKeyUse, type AuthenticatedKey, type KeyRejection } from "~/server/keys/authenticate";
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 import { ApiError } from "../errors";
 import type { Context } from "../trpc";
 import { countUnauthenticated, reportAccountRate } from "./rate-limit";

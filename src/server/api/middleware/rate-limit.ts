@@ -1,7 +1,8 @@
 import { env } from "~/env";
 import { CLIENT_IP_HEADER, ipRateLimitSubject } from "~/server/client-ip";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
-import { createRateLimiter, PLAN_HOURLY_LIMITS, type RateLimiter, type RateLimitState } from "~/server/ratelimit";
+import { createRateLimiter, type RateLimiter, type RateLimitState } from "~/server/ratelimit";
+import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { ApiError } from "../errors";
 
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
+import { optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "~/server/pagination";
 
 /**

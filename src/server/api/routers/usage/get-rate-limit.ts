@@ -1,4 +1,4 @@
-import { PLAN_HOURLY_LIMITS } from "~/server/ratelimit";
+import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { peekAccountRate } from "../../middleware/rate-limit";
 import { sessionProcedure } from "../../trpc";
 
