@@ -36,7 +36,7 @@ export function statusOf(code: ApiErrorCode): number {
   return API_ERRORS[code][0];
 }
 
-/** An error the API reports as is: a spec code, a human message and optional details. */
+/** An error the API reports as is: one of its codes (README, The API), a human message and optional details. */
 export class ApiError extends TRPCError {
   readonly apiCode: ApiErrorCode;
   readonly details?: string;

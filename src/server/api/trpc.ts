@@ -81,8 +81,6 @@ const t = initTRPC
   });
 
 export const createTRPCRouter = t.router;
-export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /**
  * A procedure of the public API, callable with an API key that holds `permission`: one
