@@ -5,6 +5,35 @@ const config = [
   { ignores: ["node_modules/", ".next/", "src/generated/", ".data/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   ...nextCoreWebVitals,
   ...nextTypescript,
+  // Browser code reaches src/server only for types: values come from src/shared, so nothing
+  // server-only (database, secrets, Node built-ins) can be bundled for the browser (README, Architecture).
+  {
+    files: ["src/components/**", "src/lib/**", "src/trpc/**", "src/shared/**", "src/instrumentation-client.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/server", "~/server/*", "~/env", "~/generated/prisma/client", "**/server/*", "node:*"],
+              allowTypeImports: true,
+              message: "Browser code imports server modules for their types only; move a shared rule to src/shared/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // src/shared is plain rules, bundled for the browser and the server alike: it imports no server module at all.
+  {
+    files: ["src/shared/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["~/server", "~/server/*", "~/env", "~/generated/prisma/client", "**/server/*", "node:*"], message: "src/shared imports no server module (README, Architecture)." }] },
+      ],
+    },
+  },
   // Tests read JSON bodies whose shape they are asserting: `any` is the honest type there.
   { files: ["tests/**", "e2e/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 ];

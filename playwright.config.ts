@@ -1,8 +1,5 @@
-import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
-
-// Debian's Chromium where it is installed (machines without Playwright's own browser download).
-const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
+import { chromiumExecutable } from "./scripts/lib/chromium";
 
 export default defineConfig({
   testDir: "e2e",
@@ -14,7 +11,7 @@ export default defineConfig({
     baseURL: process.env.API_BASE_URL ?? "http://127.0.0.1:3000",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+      executablePath: chromiumExecutable(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },

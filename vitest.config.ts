@@ -1,12 +1,27 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
+/**
+ * Two projects. `unit` (tests/unit, `npm run test:unit`): pure modules, needing no build, server,
+ * database or Redis; they leave no state behind, so they share one module graph (no isolation) and
+ * run in seconds. `integration`: everything else, against the services `npm test` prepares.
+ */
 export default defineConfig({
   resolve: {
     alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) },
   },
   test: {
-    include: ["tests/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 30000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/**/*.test.ts", "src/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "tests/unit/**"],
+        },
+      },
+    ],
   },
 });

@@ -23,7 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { Redis } from "ioredis";
 import pg from "pg";
 import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
-import { formatCalendarDate, parseCalendarDate } from "~/server/calendar-date";
+import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 import type { Db } from "~/server/db";
 import { hashApiKey } from "~/server/keys/api-key";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";

@@ -4,6 +4,9 @@
  * and starts the production server on it, then runs Vitest (unit and HTTP tests) and Playwright
  * (browser tests) against that server. REDIS_URL, when set, is used by the server and the tests.
  *
+ * The browser tests use CHROMIUM_PATH, else Debian's Chromium, else Playwright's own, installed
+ * first when missing (the run stops at once, naming the command, if that fails).
+ *
  * `npm test -- tests/security` runs only the Vitest files matching the arguments (no browser
  * tests); `SKIP_BUILD=1` reuses the last `next build` (enough when only /api/v1 code changed,
  * which the production server loads from source).
@@ -14,12 +17,20 @@
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { applyMigrations } from "../src/server/db/migrate";
+import { ensureChromium } from "./lib/chromium";
 import { startProductionServer, type RunningServer } from "./lib/next-server";
 import { createScratchDatabase, query } from "./lib/scratch-database";
 import { findSecrets, passwordsInTests } from "./lib/secret-scan";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
 const vitestFilters = process.argv.slice(2);
+const runsBrowserTests = vitestFilters.length === 0;
+// Before the database and the build: a missing browser stops the run now, not minutes later.
+const noChromium = runsBrowserTests ? ensureChromium() : null;
+if (noChromium) {
+  console.error(`[test] ${noChromium}`);
+  process.exit(1);
+}
 const database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_test");
 const databaseUrl = database.url;
 console.log(`[test] database ${databaseUrl}; rate limits ${process.env.REDIS_URL ? `on ${process.env.REDIS_URL}` : "in process"}`);
@@ -34,7 +45,7 @@ try {
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };
   await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
-  if (vitestFilters.length === 0) await run("npx", ["--no-install", "playwright", "test"], testEnv);
+  if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test"], testEnv);
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);

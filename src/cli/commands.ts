@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { createAccount } from "~/server/accounts/create-account";
 import { findAccountByEmail } from "~/server/accounts/find-account";
-import { PLANS } from "~/server/accounts/plan";
+import { PLANS } from "~/shared/plans";
 import { setPlan } from "~/server/accounts/set-plan";
 import { importBlogs } from "~/server/blogs/import-blogs";
 import type { Db } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
-import { EXPIRATION_OPTIONS } from "~/server/keys/expiration";
+import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
 
 type Flags<R extends string, O extends string> = Record<R, string> & Partial<Record<O, string>>;
 

@@ -1,7 +1,7 @@
 // The operator CLI (README, Operator CLI): `npm run --silent cli -- <command> [flags]`. Prints the
 // result as JSON on stdout; on failure, one line on stderr and exit code 1.
 import { parseArgs } from "node:util";
-import { PERMISSIONS } from "~/server/keys/permissions";
+import { PERMISSIONS } from "~/shared/permissions";
 import { COMMANDS, type Command } from "./commands";
 import { withDatabaseUrl } from "./database";
 

@@ -9,10 +9,9 @@ import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/a
 import { createHash } from "node:crypto";
 import { env } from "~/env";
 import { log } from "~/server/log";
-import type { Plan } from "~/generated/prisma/enums";
-import { PLANS } from "~/server/accounts/plan";
 import { getDb } from "~/server/db";
-import { handleProblem } from "~/server/accounts/handle";
+import { handleProblem } from "~/shared/handle";
+import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
 import { clientIpOfWebRequest } from "~/server/client-ip";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
@@ -112,7 +111,7 @@ function createAuth() {
       },
     },
     hooks: {
-      // Every way a handle is chosen or changed follows the rules of src/server/accounts/handle.ts
+      // Every way a handle is chosen or changed follows the rules of src/shared/handle.ts
       // and takes a free one. Checked before better-auth opens its transaction: a query of ours
       // inside it would wait forever on embedded PGlite's single session. The unique index still
       // settles races.

@@ -1,4 +1,4 @@
-/** The spec's error codes that domain rules can produce; the API layer maps them to HTTP. */
+/** The API's error codes (README, The API) that domain rules can produce; the API layer maps them to HTTP. */
 export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"
   | "RESOURCE_CONFLICT"

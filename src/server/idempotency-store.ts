@@ -1,4 +1,4 @@
-import { DAY_MS } from "~/server/calendar-date";
+import { DAY_MS } from "~/shared/calendar-date";
 import { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";

@@ -1,8 +1,8 @@
 import { LRUCache } from "lru-cache";
 import { cache } from "react";
 import { markdownToHtml } from "~/lib/markdown";
-import { isValidHandle } from "./accounts/handle";
-import { SLUG_PATTERN } from "./blogs/fields";
+import { isValidHandle } from "~/shared/handle";
+import { SLUG_PATTERN } from "~/shared/blog-fields";
 import { findPublicBlog, findPublicOwner, listPublicBlogs, type PublicOwner } from "./blogs/public-blogs";
 import { getSqlPool } from "./db";
 

@@ -8,7 +8,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { useState, type ReactNode } from "react";
-import { MAX_BATCH_CALLS } from "~/server/api/dashboard/limits";
+import { MAX_BATCH_CALLS } from "~/shared/dashboard-limits";
 import type { AppRouter } from "~/server/api/root";
 
 export const api = createTRPCClient<AppRouter>({
@@ -51,8 +51,3 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : "Something went wrong";
 }
 
-/** The error's details when the server rejected one field ("blogSlug: …" or "title must …"). */
-export function fieldOfError(error: unknown): string | null {
-  if (!(error instanceof TRPCClientError)) return null;
-  return /^Invalid parameter: (\w+)$|^Missing required field: (\w+)$/.exec(error.message)?.slice(1).find(Boolean) ?? null;
-}

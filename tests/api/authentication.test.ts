@@ -58,7 +58,7 @@ describe("invalid key (401 INVALID_API_KEY)", () => {
   });
 });
 
-describe("key transports (spec 5.2, decisions.md 1)", () => {
+describe("key transports (README, The API)", () => {
   it.each(["x-api-key", "bearer", "query"] as const)("accepts the key via %s", async (via) => {
     expectSuccess(await call("/blogs", { key: account.key, via }));
   });

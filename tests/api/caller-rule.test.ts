@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appRouter } from "~/server/api/root";
 import { createTRPCContext } from "~/server/api/trpc";
-import { PERMISSIONS } from "~/server/keys/permissions";
+import { PERMISSIONS } from "~/shared/permissions";
 import { PROCEDURES } from "../support/dashboard";
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { ApiResponse } from "../support/api";
 
-/** An error response in exactly the spec's envelope (2.4), with the code and status expected. */
+/** An error response in exactly the documented error envelope (README, The API), with the code and status expected. */
 export function expectError(response: ApiResponse, status: number, code: string): NonNullable<ApiResponse["json"]["error"]> {
   expect({ status: response.status, code: response.json?.error?.code }).toEqual({ status, code });
   expect(Object.keys(response.json).sort()).toEqual(["error", "success"]);
@@ -13,7 +13,7 @@ export function expectError(response: ApiResponse, status: number, code: string)
   return error;
 }
 
-/** A success response in exactly the spec's envelope (2.3). */
+/** A success response in exactly the documented success envelope (README, The API). */
 export function expectSuccess(response: ApiResponse, status = 200): any {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   expect(Object.keys(response.json).sort()).toEqual(["data", "success"]);

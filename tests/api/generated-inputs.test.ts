@@ -4,7 +4,7 @@ import { call, createTestAccount, db, seedBlogs, type ApiResponse, type TestAcco
 
 /**
  * Property: whatever query string or body a client sends, the API answers without a 5xx, always
- * in the spec's envelope, and a rejected request leaves the database as it was.
+ * in the API's error envelope (README, The API), and a rejected request leaves the database as it was.
  */
 
 let account: TestAccount;

@@ -8,7 +8,7 @@ beforeAll(async () => {
   account = await createTestAccount();
 });
 
-describe("the /api/v1 surface (decisions.md 4)", () => {
+describe("the /api/v1 surface (README, Architecture)", () => {
   it.each(["/nope", "/blogs/x/y/z", "/", "/analytics-x"])("answers an unknown path %s with 404 RESOURCE_NOT_FOUND", async (path) => {
     expectError(await call(path, { key: account.key }), 404, "RESOURCE_NOT_FOUND");
   });

@@ -33,7 +33,7 @@ beforeAll(async () => {
 const list = (query = "", key = owner.key) => call(`/blogs${query}`, { key });
 
 describe("GET /api/v1/blogs", () => {
-  it("returns the caller's API-visible blogs, newest first, with the spec's defaults", async () => {
+  it("returns the caller's API-visible blogs, newest first, with the documented defaults", async () => {
     const data = expectSuccess(await list());
     expect(Object.keys(data).sort()).toEqual(["blogs", "pagination"]);
     expect(data.pagination).toEqual({

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call, createTestAccount, createTestKey } from "../support/api";
 import { expectError, expectSuccess, nextHourBoundarySeconds, rateLimitHeaders } from "./expect";
 
-describe("rate limits per account and plan (spec 8, decisions.md 2)", () => {
+describe("rate limits per account and plan (README, The API)", () => {
   it("admits 100 requests an hour on the free plan and refuses the 101st", async () => {
     const account = await createTestAccount("free");
     for (let i = 1; i <= 100; i++) {

@@ -12,7 +12,7 @@ import { authPost, signIn, trpc } from "../support/dashboard";
  * nor its hash).
  */
 
-/** The documented blog object (README, The API): the spec's ten fields plus content. */
+/** The documented blog object (README, The API): its ten fields plus content. */
 const BLOG_FIELDS = ["allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "seoDescription", "seoTitle", "title", "updatedAt"];
 /** What the dashboard shows of a key. */
 const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rotationDue", "status"];

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { matchRoute, REST_ROUTES } from "~/server/api/rest/routes";
-import { PERMISSIONS, type Permission } from "~/server/keys/permissions";
+import { PERMISSIONS, type Permission } from "~/shared/permissions";
 import { expectError, expectSuccess, rateLimitHeaders } from "../api/expect";
 import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
 import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc } from "../support/dashboard";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Plan } from "~/generated/prisma/enums";
+import type { Plan } from "~/shared/plans";
 import { createAccount } from "~/server/accounts/create-account";
 import { getDb } from "~/server/db";
 import { createApiKey, type CreateApiKeyInput } from "~/server/keys/create-api-key";
-import { PERMISSIONS } from "~/server/keys/permissions";
+import { PERMISSIONS } from "~/shared/permissions";
 
 /** The server under test: started by `npm test` (scripts/test.ts), which sets API_BASE_URL. */
 export function apiBaseUrl(): string {

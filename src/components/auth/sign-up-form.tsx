@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
-import { handleProblem, HANDLE_MAX_LENGTH } from "~/server/accounts/handle";
+import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 
 type Errors = Partial<Record<"email" | "password" | "handle" | "form", string>>;
 

@@ -12,12 +12,14 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
-import { optionalBlogFields, requiredTitle } from "~/server/blogs/fields";
 import type { BlogView } from "~/server/blogs/blog-view";
+import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage } from "~/trpc/react";
 
 const TEXT_FIELDS = ["title", "blogSlug", "description", "content", "seoTitle", "seoDescription"] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
+/** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
+const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
 type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean };
 type Errors = Partial<Record<TextField | "form", string>>;
 
@@ -31,9 +33,6 @@ const EMPTY: Values = {
   isPublic: false,
   allowApiAccess: true,
 };
-
-/** The API's rules for the form's fields (this module imports nothing server-only). */
-const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle };
 
 /** A field's problem by the API's own rule and message, or undefined. An empty slug is derived on create. */
 function fieldError(field: TextField, value: string, isNew: boolean): string | undefined {

@@ -9,9 +9,9 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDate, formatDateTime } from "~/lib/format";
-import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/server/keys/expiration";
+import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
-import { PERMISSIONS, type Permission } from "~/server/keys/permissions";
+import { PERMISSIONS, type Permission } from "~/shared/permissions";
 import { api, errorMessage } from "~/trpc/react";
 
 const EXPIRATION_LABELS: Record<ExpirationOption, string> = { never: "Never", "30d": "30 days", "90d": "90 days", "1y": "1 year" };

@@ -4,10 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
+import { PLAN_NAMES } from "~/shared/plans";
 import { api, errorMessage } from "~/trpc/react";
 import { OUTCOMES, UsageChart } from "./usage-chart";
-
-const PLAN_NAMES: Record<string, string> = { free: "Free", pro: "Pro", enterprise: "Enterprise" };
 
 export function UsagePanel() {
   const rate = useQuery({ queryKey: ["usage.rateLimit"], queryFn: () => api.usage.rateLimit.query(), staleTime: 0 });

@@ -1,6 +1,6 @@
 import type { Plan } from "~/generated/prisma/enums";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 
 /** The owner of an account, signed in to the dashboard. */
 export interface Owner {

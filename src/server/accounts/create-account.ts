@@ -1,10 +1,10 @@
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { z } from "zod";
-import type { Plan } from "~/generated/prisma/enums";
+import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { normalizeEmail } from "./find-account";
-import { firstFreeHandle, handleFromEmail, handleProblem } from "./handle";
+import { firstFreeHandle, handleFromEmail, handleProblem } from "~/shared/handle";
 import { parsePlan } from "./plan";
 
 // better-auth's default bounds, so an account made here could also have been made by signing up.

@@ -1,4 +1,4 @@
-import type { Plan } from "~/generated/prisma/enums";
+import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 

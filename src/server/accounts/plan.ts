@@ -1,7 +1,5 @@
-import { Plan } from "~/generated/prisma/enums";
 import { DomainError } from "~/server/domain-error";
-
-export const PLANS = Object.values(Plan);
+import { PLANS, type Plan } from "~/shared/plans";
 
 export function parsePlan(value: string): Plan {
   const plan = PLANS.find((p) => p === value);

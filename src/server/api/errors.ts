@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { requiredMessage } from "~/server/blogs/fields";
+import { requiredMessage } from "~/shared/blog-fields";
 import { isDatabaseUnavailable } from "~/server/db/connection-errors";
 import { DomainError } from "~/server/domain-error";
 import { log } from "~/server/log";
@@ -36,7 +36,7 @@ export function statusOf(code: ApiErrorCode): number {
   return API_ERRORS[code][0];
 }
 
-/** An error the API reports as is: a spec code, a human message and optional details. */
+/** An error the API reports as is: one of its codes (README, The API), a human message and optional details. */
 export class ApiError extends TRPCError {
   readonly apiCode: ApiErrorCode;
   readonly details?: string;

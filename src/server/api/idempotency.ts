@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
+import { canonicalJsonHash } from "~/server/canonical-json";
 import { runOnce, sweepExpiredIdempotencyRecords, type StoredResponse } from "~/server/idempotency-store";
 import { ApiError, errorEnvelope, toApiError, type ErrorEnvelope } from "./errors";
 import type { Context } from "./trpc";
@@ -31,7 +31,7 @@ export async function runIdempotently<T>(
   }
 
   ctx.afterResponse(() => sweepExpiredIdempotencyRecords(ctx.db));
-  const outcome = await runOnce(ctx.db, { accountId, key, requestHash: hashOf(input) }, async (tx) => {
+  const outcome = await runOnce(ctx.db, { accountId, key, requestHash: canonicalJsonHash(input) }, async (tx) => {
     try {
       return { status: successStatus, body: await run(tx) };
     } catch (error) {
@@ -61,18 +61,3 @@ function answer<T>(response: StoredResponse): T {
   throw new ApiError(error.code, error.message, error.details);
 }
 
-/** The same JSON, whatever its key order, hashes the same. */
-function hashOf(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { decodeBlogCursor } from "~/server/blogs/blog-cursor";
-import { parseCalendarDate } from "~/server/calendar-date";
+import { parseCalendarDate } from "~/shared/calendar-date";
 
 /**
  * Query parameters arrive as strings. These schemas parse them strictly (no "1e1", no " 5") and

@@ -2,7 +2,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { keysRouter } from "./routers/keys";
 import { usageRouter } from "./routers/usage";
-import { createCallerFactory, createTRPCRouter } from "./trpc";
+import { createTRPCRouter } from "./trpc";
 
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
 export const appRouter = createTRPCRouter({
@@ -13,5 +13,3 @@ export const appRouter = createTRPCRouter({
 });
 
 export type AppRouter = typeof appRouter;
-
-export const createCaller = createCallerFactory(appRouter);

@@ -10,7 +10,7 @@ import { callerHolds, type Caller } from "~/server/accounts/caller";
 import type { SessionUser } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 import { currentRequestId } from "~/server/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
@@ -61,8 +61,6 @@ const t = initTRPC
   });
 
 export const createTRPCRouter = t.router;
-export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /**
  * Every operation's builder. The caller must hold the permission of the procedure's meta: the

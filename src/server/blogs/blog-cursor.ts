@@ -1,4 +1,4 @@
-import { formatCalendarDate, parseCalendarDate } from "~/server/calendar-date";
+import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 
 /**
  * The opaque `cursor` of GET /api/v1/blogs: the position after the last blog of a page (its

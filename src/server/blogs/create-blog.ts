@@ -24,7 +24,7 @@ const DERIVED_SLUG_ATTEMPTS = 50;
  * account already uses is a conflict; without one, the slug is derived from the title (`-2`,
  * `-3`, … when taken). The unique index on (account, slug) settles races: never two blogs with
  * one slug. A taken slug is skipped (INSERT … ON CONFLICT DO NOTHING), not raised as an error, so
- * `db` may be a transaction that must stay usable (an idempotent create, README "The API").
+ * `db` may be a transaction that must stay usable (an idempotent create; README, The API).
  */
 export async function createBlog(
   db: Pick<Db, "blog">,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { isoTimestampSchema } from "~/server/timestamps";
-import { blogFieldSchemas, strictBoolean } from "./fields";
+import { blogFieldSchemas, strictBoolean } from "~/shared/blog-fields";
 import { firstFreeSlug, slugify } from "./slug";
 
 /** One blog of an import: the API's blog object, history fields included; other fields are ignored. */

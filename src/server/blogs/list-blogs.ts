@@ -1,5 +1,5 @@
 import type { SqlPool } from "~/server/db";
-import { formatCalendarDate } from "~/server/calendar-date";
+import { formatCalendarDate } from "~/shared/calendar-date";
 import { listBlogsSql, type ListBlogsRow } from "~/server/hot-path-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
 import { encodeBlogCursor, type BlogCursor } from "./blog-cursor";

@@ -1,4 +1,4 @@
-import { SLUG_MAX_LENGTH } from "./fields";
+import { SLUG_MAX_LENGTH } from "~/shared/blog-fields";
 
 /** A slug derived from a title: "Hello, Wörld!" -> "hello-world"; "blog" when nothing is left. */
 export function slugify(title: string): string {

@@ -26,7 +26,7 @@ import { dirname, join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
-/** DATA_DIR/pglite, DATA_DIR defaulting to .data (see README). */
+/** DATA_DIR/pglite, DATA_DIR defaulting to .data (README, Configuration). */
 export function defaultDataDir(): string {
   return join(process.env.DATA_DIR ?? ".data", "pglite");
 }

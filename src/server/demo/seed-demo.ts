@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { DAY_MS } from "~/server/calendar-date";
+import { DAY_MS } from "~/shared/calendar-date";
 import { createAccount } from "~/server/accounts/create-account";
 import { importBlogs } from "~/server/blogs/import-blogs";
 import { getDb } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
-import { PERMISSIONS } from "~/server/keys/permissions";
+import { PERMISSIONS } from "~/shared/permissions";
 import { readSecretFile, writeSecretFile } from "~/server/secret-file";
 
 export interface DemoAccount {

@@ -2,8 +2,8 @@ import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { isoTimestampSchema } from "~/server/timestamps";
 import { generateApiKey } from "./api-key";
-import { EXPIRATION_OPTIONS, expiresAtFor, isExpirationOption } from "./expiration";
-import { isPermission, PERMISSIONS, type Permission } from "./permissions";
+import { EXPIRATION_OPTIONS, expiresAtFor, isExpirationOption } from "~/shared/key-expiration";
+import { isPermission, PERMISSIONS, type Permission } from "~/shared/permissions";
 
 export const KEY_NAME_MAX_LENGTH = 100;
 export const KEY_DESCRIPTION_MAX_LENGTH = 500;

@@ -1,7 +1,7 @@
-import { DAY_MS } from "~/server/calendar-date";
+import { DAY_MS } from "~/shared/calendar-date";
 import type { Db } from "~/server/db";
 import { maskApiKey } from "./api-key";
-import { isPermission, type Permission } from "./permissions";
+import { isPermission, type Permission } from "~/shared/permissions";
 
 export type ApiKeyStatus = "active" | "expired" | "deactivated";
 

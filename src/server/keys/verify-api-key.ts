@@ -3,7 +3,7 @@ import { getSqlPool } from "~/server/db";
 import { consumeAccountRate, countUnauthenticated, peekAccountRate } from "~/server/ratelimit/account-rate";
 import type { RateLimitState } from "~/server/ratelimit";
 import { authenticateApiKey, type AuthenticatedKey } from "./authenticate";
-import type { Permission } from "./permissions";
+import type { Permission } from "~/shared/permissions";
 import { presentedApiKey } from "./presented-key";
 
 /** What the one check of a request's key found (README, The API: key, then permission, then rate limit). */

@@ -1,4 +1,4 @@
-import type { Plan } from "~/generated/prisma/enums";
+import type { Plan } from "~/shared/plans";
 
 /**
  * What one account may hold (docs/security.md): the one table every quota rule reads. Quotas bound

@@ -1,6 +1,7 @@
 import { env } from "~/env";
 import { ipRateLimitSubject } from "~/server/client-ip";
-import { createRateLimiter, PLAN_HOURLY_LIMITS, type Plan, type RateLimiter, type RateLimitState } from "./index";
+import { PLAN_HOURLY_LIMITS, type Plan } from "~/shared/plans";
+import { createRateLimiter, type RateLimiter, type RateLimitState } from "./index";
 
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
 const UNAUTHENTICATED_HOURLY_LIMIT = 100;

@@ -9,10 +9,6 @@ import { endOfWindow, HOUR_SECONDS } from "./window";
 
 export type { RateLimiter, RateLimitState } from "./types";
 
-export type Plan = "free" | "pro" | "enterprise";
-
-export const PLAN_HOURLY_LIMITS: Record<Plan, number> = { free: 100, pro: 1000, enterprise: 10000 };
-
 /** Leaves headroom under the 1 s within which a request must be served when the store is down. */
 const STORE_TIMEOUT_MS = 500;
 

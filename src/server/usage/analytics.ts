@@ -1,5 +1,5 @@
 import type { Db } from "~/server/db";
-import { DAY_MS, formatCalendarDate } from "~/server/calendar-date";
+import { DAY_MS, formatCalendarDate } from "~/shared/calendar-date";
 import { DomainError } from "~/server/domain-error";
 
 /**

@@ -6,7 +6,7 @@
  * working; an analytics read asks for an immediate flush instead of waiting for the timer.
  */
 import type { Db } from "~/server/db";
-import { formatCalendarDate } from "~/server/calendar-date";
+import { formatCalendarDate } from "~/shared/calendar-date";
 import { USAGE_FLUSH_SQL } from "~/server/hot-path-sql";
 import { log } from "~/server/log";
 import type { UsageCounts } from "./analytics";

@@ -6,7 +6,7 @@ import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { ApiError } from "../errors";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "./limits";
+import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "~/shared/dashboard-limits";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**

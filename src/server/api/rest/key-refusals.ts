@@ -1,5 +1,5 @@
 import type { KeyStatus, KeyVerification } from "~/server/keys/verify-api-key";
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 import { ApiError } from "../errors";
 import { resetDetails, setRateLimitHeaders, setRetryAfter } from "../rate-limit-headers";
 

@@ -1,6 +1,6 @@
 import type { SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { PLAN_HOURLY_LIMITS } from "~/server/ratelimit";
+import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { statusOf, type ApiErrorCode } from "../errors";
 import { appRouter } from "../root";
 import { REST_ROUTES, type RestRoute } from "./routes";

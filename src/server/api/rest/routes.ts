@@ -1,4 +1,4 @@
-import type { Permission } from "~/server/keys/permissions";
+import type { Permission } from "~/shared/permissions";
 import type { Meta } from "../trpc";
 import { appRouter } from "../root";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/server/blogs/fields";
+import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
 import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createApiKey } from "~/server/keys/create-api-key";
-import { EXPIRATION_OPTIONS } from "~/server/keys/expiration";
-import { PERMISSIONS } from "~/server/keys/permissions";
+import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
+import { PERMISSIONS } from "~/shared/permissions";
 import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";

@@ -1,4 +1,4 @@
-import { PLAN_HOURLY_LIMITS } from "~/server/ratelimit";
+import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { peekAccountRate } from "~/server/ratelimit/account-rate";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";

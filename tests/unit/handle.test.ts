@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstFreeHandle, handleFromEmail, handleProblem, isReservedHandle, isValidHandle } from "~/server/accounts/handle";
+import { firstFreeHandle, handleFromEmail, handleProblem, isReservedHandle, isValidHandle } from "~/shared/handle";
 
 describe("handleFromEmail", () => {
   it.each([

@@ -11,11 +11,6 @@ export function parseCalendarDate(value: string): Date | null {
   return isReal ? date : null;
 }
 
-/** The first instant after the whole UTC day that begins at `dayStart`. */
-export function endOfDay(dayStart: Date): Date {
-  return new Date(dayStart.getTime() + DAY_MS);
-}
-
 export function formatCalendarDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }

@@ -1,4 +1,4 @@
-import { DAY_MS } from "~/server/calendar-date";
+import { DAY_MS } from "./calendar-date";
 
 /** Expiration choices offered when a key is created, counted from creation. */
 export const EXPIRATION_OPTIONS = ["never", "30d", "90d", "1y"] as const;
