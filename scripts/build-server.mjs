@@ -2,10 +2,10 @@
 // server (src/server/http-server.ts) once, each into one ES module under .next/production-server,
 // so that `npm start` runs them with plain `node`: no TypeScript loader at run time, and the
 // server's own modules (the REST handler, the database, the usage batcher) loaded once, from one
-// file. Packages stay plain imports from node_modules, shared with Next's server in the process.
+// file. Packages stay plain imports from node_modules.
 import { build } from "esbuild";
 
-export const SERVER_BUILD_DIR = ".next/production-server";
+const SERVER_BUILD_DIR = ".next/production-server";
 
 await build({
   entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts" },
