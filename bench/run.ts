@@ -9,10 +9,11 @@
  *   BENCH_SECONDS         measured seconds per scenario and server (default 10)
  *   BENCH_WARMUP_SECONDS  unmeasured warm-up before each measurement (default 2)
  *   BENCH_LONG_SECONDS    the memory run (e), app only (default 300)
- *   BENCH_SKIP_BUILD=1    reuse the existing .next build
+ *   BENCH_SKIP_BUILD=1    reuse the existing build (`npm run build`)
  *   DATABASE_POOL_SIZE    connections per server process, app and baseline alike (default 10)
  *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages);
  *                         skips the correctness checks, the baseline when not needed, and (e)
+ *                         unless `e` is listed (e.g. `a,e`)
  *
  * Rate limits: every request runs the real limiter (one Lua script per request in Redis), and the
  * bench keeps the budgets from being hit by resetting the bench accounts' current windows before
@@ -70,8 +71,8 @@ await db.connect();
 const publicPages = await seedPublicPages(db, log);
 
 if (env.BENCH_SKIP_BUILD !== "1") {
-  log("building (flock /tmp/next-build.lock npx next build)");
-  await run("flock", ["/tmp/next-build.lock", "npx", "--no-install", "next", "build"]);
+  log("building (flock /tmp/next-build.lock npm run build)");
+  await run("flock", ["/tmp/next-build.lock", "npm", "run", "build"]);
 }
 
 const serverEnv = {
@@ -136,32 +137,18 @@ try {
     const versus = baseResult ? `; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms` : "";
     log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms${versus}`);
   }
+  // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
+  const memory = !ONLY || ONLY.has("e") ? await memoryRun(app.baseUrl, apiScenarios("")[0]!, appPid) : undefined;
+  clearInterval(resetTimer);
   if (ONLY || !checks) {
-    console.log("\n" + renderTable(results));
-    process.exitCode = results.some((r) => r.app.unexpected > 0) ? 1 : 0;
+    console.log("\n" + [renderTable(results), ...(memory ? renderMemory(memory) : [])].join("\n"));
+    process.exitCode = results.some((r) => r.app.unexpected > 0) || (memory?.long.unexpected ?? 0) > 0 ? 1 : 0;
   } else {
-
-    // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
-    log(`(e) ${LONG_SECONDS} s of (a) on the app, sampling its RSS`);
-    const samples: { t: number; rss: number }[] = [];
-    const started = Date.now();
-    const sample = () => samples.push({ t: (Date.now() - started) / 1000, rss: rssKb(appPid) });
-    sample();
-    const sampler = setInterval(sample, 5_000);
-    const long = await measure(app.baseUrl, scenarios[0]!, LONG_SECONDS, 0);
-    clearInterval(sampler);
-    sample();
-    const edge = Math.min(60, LONG_SECONDS / 5);
-    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
-    const firstMinute = mean(samples.filter((s) => s.t <= edge).map((s) => s.rss));
-    const lastMinute = mean(samples.filter((s) => s.t >= samples.at(-1)!.t - edge).map((s) => s.rss));
-    clearInterval(resetTimer);
-
-    const report = renderReport(results, { long, samples, firstMinute, lastMinute, edge }, checks);
+    const report = renderReport(results, memory!, checks);
     console.log("\n" + report);
     mkdirSync("bench/results", { recursive: true });
     writeFileSync("bench/results/latest.md", report + "\n");
-    writeFileSync("bench/results/latest.json", JSON.stringify({ results, long, samples, firstMinute, lastMinute, checks }, null, 2));
+    writeFileSync("bench/results/latest.json", JSON.stringify({ results, ...memory, checks }, null, 2));
     log("written to bench/results/latest.md and latest.json");
   }
 } finally {
@@ -262,19 +249,45 @@ async function correctnessChecks(appUrl: string, baselineUrl: string) {
 }
 
 type Result = { scenario: Scenario; app: Measurement; baseline: Measurement | undefined };
+type MemoryRun = { long: Measurement; samples: { t: number; rss: number }[]; firstMinute: number; lastMinute: number; edge: number };
+
+async function memoryRun(baseUrl: string, scenario: Scenario, pid: number): Promise<MemoryRun> {
+  log(`(e) ${LONG_SECONDS} s of (a) on the app, sampling its RSS`);
+  const samples: { t: number; rss: number }[] = [];
+  const started = Date.now();
+  const sample = () => samples.push({ t: (Date.now() - started) / 1000, rss: rssKb(pid) });
+  sample();
+  const sampler = setInterval(sample, 5_000);
+  const long = await measure(baseUrl, scenario, LONG_SECONDS, 0);
+  clearInterval(sampler);
+  sample();
+  const edge = Math.min(60, LONG_SECONDS / 5);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  const firstMinute = mean(samples.filter((s) => s.t <= edge).map((s) => s.rss));
+  const lastMinute = mean(samples.filter((s) => s.t >= samples.at(-1)!.t - edge).map((s) => s.rss));
+  return { long, samples, firstMinute, lastMinute, edge };
+}
+
+/** (e)'s row and its RSS line. */
+function renderMemory(memory: MemoryRun): string[] {
+  const peak = Math.max(...memory.samples.map((s) => s.rss));
+  return [
+    `| (e) ${LONG_SECONDS} s of (a), app only | 50 | ${memory.long.rps.toFixed(0)} | ${ms(memory.long.p50)} | ${ms(memory.long.p99)} | | | | |`,
+    "",
+    `Server RSS during (e): start ${mb(memory.samples[0]!.rss)}, end ${mb(memory.samples.at(-1)!.rss)}, peak ${mb(peak)}; ` +
+      `mean of the first ${memory.edge.toFixed(0)} s ${mb(memory.firstMinute)}, of the last ${memory.edge.toFixed(0)} s ${mb(memory.lastMinute)} ` +
+      `(${(((memory.lastMinute - memory.firstMinute) / memory.firstMinute) * 100).toFixed(1)}%).`,
+  ];
+}
 
 function renderReport(
   results: Result[],
-  memory: { long: Measurement; samples: { t: number; rss: number }[]; firstMinute: number; lastMinute: number; edge: number },
+  memory: MemoryRun,
   checks: { totals: { variant: string; countStar: number; app: number }[]; exact: boolean; cursorMatches: boolean; sameBody: boolean },
 ): string {
   const lines = [
     renderTable(results),
-    `| (e) ${LONG_SECONDS} s of (a), app only | 50 | ${memory.long.rps.toFixed(0)} | ${ms(memory.long.p50)} | ${ms(memory.long.p99)} | | | | |`,
-    "",
-    `Server RSS during (e): start ${mb(memory.samples[0]!.rss)}, end ${mb(memory.samples.at(-1)!.rss)}; ` +
-      `mean of the first ${memory.edge.toFixed(0)} s ${mb(memory.firstMinute)}, of the last ${memory.edge.toFixed(0)} s ${mb(memory.lastMinute)} ` +
-      `(${(((memory.lastMinute - memory.firstMinute) / memory.firstMinute) * 100).toFixed(1)}%).`,
+    ...renderMemory(memory),
     `Totals (1M account) vs count(*): ${checks.totals.map((t) => `${t.variant} ${t.app} (count(*) ${t.countStar})`).join(", ")}: ${checks.exact ? "exact" : "MISMATCH"}.`,
     `Page 10,000 by cursor equals page 10,000 by number: ${checks.cursorMatches ? "yes" : "NO"}; app and baseline bodies identical: ${checks.sameBody ? "yes" : "NO"}.`,
     `Unexpected statuses: ${results.reduce((s, r) => s + r.app.unexpected + (r.baseline?.unexpected ?? 0), 0) + memory.long.unexpected}.`,

@@ -16,7 +16,7 @@ import { log } from "../src/server/log";
 import { missingDeploymentSettings } from "../src/server/production-settings";
 import { readSecretFile, writeSecretFile } from "../src/server/secret-file";
 import { NEXT_BIN } from "./lib/next-bin";
-import { PRODUCTION_SERVER, waitUntilServing } from "./lib/next-server";
+import { PRODUCTION_SERVER_ARGS, waitUntilServing } from "./lib/next-server";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
@@ -66,8 +66,9 @@ try {
   await refuse(error instanceof Error ? error.message : String(error));
 }
 
-// Production: the production server (src/server/http-server.ts, Next behind it); development: `next dev`.
-const serverArgs = mode === "start" ? ["--import", "tsx", PRODUCTION_SERVER] : [NEXT_BIN, "dev"];
+// Production: the production server (src/server/http-server.ts as `npm run build` compiled it, Next
+// behind it); development: `next dev`.
+const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev"];
 const app = spawn(process.execPath, serverArgs, {
   stdio: "inherit",
   env: {

@@ -8,8 +8,7 @@
  * first when missing (the run stops at once, naming the command, if that fails).
  *
  * `npm test -- tests/security` runs only the Vitest files matching the arguments (no browser
- * tests); `SKIP_BUILD=1` reuses the last `next build` (enough when only /api/v1 code changed,
- * which the production server loads from source).
+ * tests); `SKIP_BUILD=1` reuses the last `npm run build` (enough when only tests changed).
  *
  * The production server's output goes to the console and to test-results/server.log, which is
  * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
@@ -41,7 +40,7 @@ let exitCode = 1;
 try {
   await applyMigrations(databaseUrl);
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
-  if (!skipBuild) await run("npx", ["--no-install", "next", "build"], env);
+  if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };
   await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
@@ -17,12 +17,27 @@ export interface ServerOptions {
   onOutput?: (chunk: Buffer) => void;
 }
 
-/** The production server, as `npm start` runs it: /api/v1 straight to its handler, the rest to Next. */
-export const PRODUCTION_SERVER = fileURLToPath(new URL("../../src/server/http-server.ts", import.meta.url));
+// What `npm run build` compiles for `npm start` (scripts/build-server.mjs), beside Next's build in
+// the app's directory (the working directory, as for Next).
+const SERVER_BUILD_DIR = resolve(".next/production-server");
 
-/** Starts the built app's production server (src/server/http-server.ts) on a free port, once its API answers. */
+/** `npm start`'s launcher: scripts/serve.ts, compiled. */
+export const PRODUCTION_LAUNCHER = join(SERVER_BUILD_DIR, "serve.mjs");
+
+/** The production server, as `npm start` runs it: /api/v1 straight to its handler, the rest to Next. */
+export const PRODUCTION_SERVER = join(SERVER_BUILD_DIR, "http-server.mjs");
+
+/**
+ * Node's arguments for the production server. Under load, a request's objects outlive the young
+ * generation's two scavenges and V8 lets the dead ones pile up in the old generation up to several
+ * times the live heap: a larger young generation and a tighter old-generation growth keep the
+ * server's memory near its live size at the same throughput (bench/README.md, scenario (e)).
+ */
+export const PRODUCTION_SERVER_ARGS = ["--max-semi-space-size=32", "--heap-growing-percent=50", PRODUCTION_SERVER];
+
+/** Starts the built app's production server on a free port, once its API answers. */
 export function startProductionServer(env: NodeJS.ProcessEnv, options: ServerOptions = {}): Promise<RunningServer> {
-  return startServer(["--import", "tsx", PRODUCTION_SERVER], env, options);
+  return startServer(PRODUCTION_SERVER_ARGS, env, options);
 }
 
 /** Starts the built app with `next start` (which reads PORT): Next itself serves /api/v1, as on Vercel (the Pages Router route). */

@@ -6,7 +6,8 @@
  * Vercel and under `next dev`, Next serves /api/v1 itself, through the Pages Router route
  * (src/pages/api/v1/[[...path]].ts) that calls the same handler.
  *
- * Run: PORT=3000 node --import tsx src/server/http-server.ts (after `next build`).
+ * `npm run build` compiles it, with its own modules, into one file run by plain Node (no TypeScript
+ * loader): PORT=3000 node .next/production-server/http-server.mjs (`npm start` does, after migrations).
  */
 import { createServer } from "node:http";
 import next from "next";

@@ -3,7 +3,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { describe, expect, it } from "vitest";
-import { freePort, waitUntilServing } from "../../scripts/lib/next-server";
+import { freePort, PRODUCTION_LAUNCHER, waitUntilServing } from "../../scripts/lib/next-server";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
@@ -12,7 +12,7 @@ import { DEMO } from "~/server/demo/seed-demo";
 import { tempDirMaker } from "../support/temp-dir";
 
 /**
- * The launcher as an operator runs it (`npm start` is `tsx scripts/serve.ts start`), for real:
+ * The launcher as an operator runs it (`npm start` runs scripts/serve.ts as `npm run build` compiled it), for real:
  * what it seeds, prints and stores, and which production settings make it refuse to start.
  */
 
@@ -28,7 +28,9 @@ function baseEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function launch(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // TypeScript sources through tsx; the compiled launcher with plain Node, as `npm start` runs it.
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -57,7 +59,7 @@ describe("npm start", () => {
       // A secret left readable by others (an older version, a copy) is narrowed on start.
       await writeFile(join(dataDir, "auth-secret"), "a".repeat(64), { mode: 0o644 });
       const port = await freePort();
-      const run = launch("scripts/serve.ts", ["start"], baseEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+      const run = launch(PRODUCTION_LAUNCHER, ["start"], baseEnv({ DATA_DIR: dataDir, PORT: String(port) }));
       try {
         const baseUrl = `http://127.0.0.1:${port}`;
         await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, run.child, 170_000);
@@ -92,7 +94,7 @@ describe("npm start", () => {
       const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: scratch.url }) });
       await createAccount(db, { ...DEMO, plan: "pro" });
       await db.$disconnect();
-      const { code, lines } = await refusal("scripts/serve.ts", ["start"], baseEnv({ DATABASE_URL: scratch.url, DATA_DIR: await freshDataDir() }));
+      const { code, lines } = await refusal(PRODUCTION_LAUNCHER, ["start"], baseEnv({ DATABASE_URL: scratch.url, DATA_DIR: await freshDataDir() }));
       expect(code).not.toBe(0);
       expect(lines.at(-1)).toContain(`The demo account ${DEMO.email}`);
       expect(lines.at(-1)).toContain("--demo");
@@ -102,7 +104,7 @@ describe("npm start", () => {
   });
 
   it("with an unreachable DATABASE_URL exits with one line naming the database and the cause, without its password", async () => {
-    const { code, lines } = await refusal("scripts/serve.ts", ["start"], baseEnv({ DATABASE_URL: UNREACHABLE_DATABASE, DATA_DIR: await freshDataDir() }));
+    const { code, lines } = await refusal(PRODUCTION_LAUNCHER, ["start"], baseEnv({ DATABASE_URL: UNREACHABLE_DATABASE, DATA_DIR: await freshDataDir() }));
     expect(code).not.toBe(0);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("127.0.0.1:1/none");
@@ -112,7 +114,7 @@ describe("npm start", () => {
 
   it("on Vercel without BETTER_AUTH_SECRET refuses to start, in one line naming it", async () => {
     const { code, lines } = await refusal(
-      "scripts/serve.ts",
+      PRODUCTION_LAUNCHER,
       ["start"],
       baseEnv({ VERCEL: "1", DATABASE_URL: UNREACHABLE_DATABASE, REDIS_URL: "redis://127.0.0.1:6379", DATA_DIR: await freshDataDir() }),
     );
@@ -123,7 +125,7 @@ describe("npm start", () => {
 
   it("on Vercel without a shared rate-limit store refuses to start, in one line naming both ways to give one", async () => {
     const { code, lines } = await refusal(
-      "scripts/serve.ts",
+      PRODUCTION_LAUNCHER,
       ["start"],
       baseEnv({ VERCEL: "1", DATABASE_URL: UNREACHABLE_DATABASE, BETTER_AUTH_SECRET: "s".repeat(40), DATA_DIR: await freshDataDir() }),
     );

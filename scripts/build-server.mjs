@@ -1,0 +1,21 @@
+// `npm run build`, after `next build`: compiles the launcher (scripts/serve.ts) and the production
+// server (src/server/http-server.ts) once, each into one ES module under .next/production-server,
+// so that `npm start` runs them with plain `node`: no TypeScript loader at run time, and the
+// server's own modules (the REST handler, the database, the usage batcher) loaded once, from one
+// file. Packages stay plain imports from node_modules.
+import { build } from "esbuild";
+
+const SERVER_BUILD_DIR = ".next/production-server";
+
+await build({
+  entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts" },
+  outdir: SERVER_BUILD_DIR,
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  packages: "external",
+  platform: "node",
+  format: "esm",
+  target: "node20.19",
+  logLevel: "warning",
+});
+console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs and http-server.mjs`);
