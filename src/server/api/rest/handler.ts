@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
 import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
-import { getDb, getSqlPool } from "~/server/db";
+import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
@@ -170,7 +170,7 @@ async function answerOperation(
  * "Last Used" when due (about once a minute per key).
  */
 function recordKeyedRequest(key: AuthenticatedKey, request: { method: string; path: string; status: number }): () => Promise<unknown> {
-  const written = usageBatcher(getDb).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
+  const written = usageBatcher(getSqlPool).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
   const usage = trackUsageWrite(key.accountId, () => written);
   return () => Promise.all([usage(), keyUseDue(key) ? recordKeyUse(getSqlPool(), key) : undefined]);
 }
