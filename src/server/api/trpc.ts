@@ -55,7 +55,7 @@ const t = initTRPC
       return {
         ...shape,
         message: apiError.message,
-        data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details, requestId: currentRequestId() },
+        data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details, field: apiError.field, requestId: currentRequestId() },
       };
     },
   });
