@@ -3,7 +3,7 @@
  * doing the same work as the app, so the app's figures can be read against what the hardware
  * allows. Identical to the app:
  * - the key from x-api-key, then Authorization: Bearer, then ?api_key=; looked up by SHA-256 with
- *   the same SQL (src/server/hot-path-sql.ts); unknown, deactivated, expired -> 401 INVALID_API_KEY;
+ *   the same SQL (src/server/keys/key-sql.ts, src/server/blogs/list-blogs-sql.ts); unknown, deactivated, expired -> 401 INVALID_API_KEY;
  * - 401s count against the client IP's bucket (100/h, never a 429); permission read:blogs (403
  *   reports the account's state); the account's budget consumed with @upstash/ratelimit's
  *   fixedWindow Lua script (same keys, same arguments) -> X-RateLimit-* headers, 429 with
@@ -24,10 +24,10 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
-import type { Db } from "~/server/db";
 import { hashApiKey } from "~/server/keys/api-key";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
-import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, listBlogsSql, type ApiKeyRow, type ListBlogsRow } from "~/server/hot-path-sql";
+import { listBlogsSql, type ListBlogsRow } from "~/server/blogs/list-blogs-sql";
+import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/keys/key-sql";
 import { createUsageBatcher } from "~/server/usage/usage-batch";
 
 const PLAN_LIMITS: Record<string, number> = { free: 100, pro: 1000, enterprise: 10000 };
@@ -67,8 +67,8 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Numb
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: 0 });
 const limitSha = (await redis.script("LOAD", LIMIT_SCRIPT)) as string;
 
-// The app's usage batcher, writing through pg instead of Prisma.
-const usage = createUsageBatcher(() => ({ $executeRawUnsafe: (sql: string, ...values: unknown[]) => pool.query(sql, values) }) as unknown as Db);
+// The app's usage batcher, on this pool.
+const usage = createUsageBatcher(() => pool);
 
 interface RateState {
   limit: number;

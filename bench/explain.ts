@@ -1,6 +1,7 @@
 import pg from "pg";
 import { hashApiKey } from "~/server/keys/api-key";
-import { API_KEY_LOOKUP_SQL, listBlogsSql } from "~/server/hot-path-sql";
+import { listBlogsSql } from "~/server/blogs/list-blogs-sql";
+import { API_KEY_LOOKUP_SQL } from "~/server/keys/key-sql";
 import { benchKey } from "./seed";
 /** EXPLAIN ANALYZE of the hot path's statements on the seeded bench database (run `npm run bench` once first). */
 const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");

@@ -7,8 +7,10 @@ import { log } from "~/server/log";
 export type Db = PrismaClient;
 
 /**
- * The connection pool Prisma runs on. The API's hot path (src/server/hot-path-sql.ts) sends its
- * statements to it directly: the same connections, without Prisma's per-query overhead.
+ * The connection pool Prisma runs on, and the one channel of raw SQL: each statement lives next to
+ * its entity (src/server/keys/key-sql.ts, src/server/blogs/list-blogs-sql.ts, the usage flush in
+ * src/server/usage/usage-batch.ts) and is sent here directly, on the same connections, without
+ * Prisma's per-query overhead. Statements inside a Prisma interactive transaction stay on it.
  */
 export type SqlPool = Pick<pg.Pool, "query">;
 

@@ -5,12 +5,16 @@ export type DomainErrorCode =
   | "INVALID_PARAMETER"
   | "MISSING_REQUIRED_FIELD";
 
-/** A broken rule, told in one line (`message`) that can be shown to whoever asked. */
+/**
+ * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the
+ * input field it is about when there is one, so a form can point at it without reading the message.
+ */
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
     readonly details?: string,
+    readonly field?: string,
   ) {
     super(message);
     this.name = "DomainError";

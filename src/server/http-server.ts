@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import next from "next";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
 import { setClientIpHeader } from "./client-ip";
-import { getDb } from "./db";
+import { getSqlPool } from "./db";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
 
@@ -43,7 +43,7 @@ async function shutdown() {
   server.close();
   server.closeIdleConnections();
   // The batched usage of the last second is written, not lost with the process.
-  await usageBatcher(getDb).flush();
+  await usageBatcher(getSqlPool).flush();
   await app.close();
   process.exit(0);
 }

@@ -1,6 +1,6 @@
 import { DAY_MS } from "~/shared/calendar-date";
 import { Prisma } from "~/generated/prisma/client";
-import type { Db } from "~/server/db";
+import type { Db, SqlPool } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";
 import { log } from "~/server/log";
 import { isLockTimeout } from "~/server/prisma-errors";
@@ -50,6 +50,7 @@ export async function runOnce(
     db.$transaction(async (tx): Promise<IdempotentOutcome> => {
       const claimed = await claim(tx, request);
       if (claimed) return claimed;
+      // Raw statements of the transaction stay on it (not the shared pool): they belong to its atomic whole.
       await tx.$executeRaw`SAVEPOINT idempotent_run`;
       const response = await run(tx);
       if (response.status >= 400) await tx.$executeRaw`ROLLBACK TO SAVEPOINT idempotent_run`;
@@ -98,24 +99,27 @@ const SWEEP_INTERVAL_MS = 60_000;
 let nextSweepAt = 0;
 
 /** Deletes up to `limit` expired records of any account, the oldest first; returns how many. */
-export function deleteExpiredIdempotencyRecords(db: Db, limit: number): Promise<number> {
+export async function deleteExpiredIdempotencyRecords(sql: SqlPool, limit: number): Promise<number> {
   // SKIP LOCKED: a record a request is taking over right now is its business, not the sweep's.
-  return db.$executeRaw`
-    DELETE FROM "idempotency_record" WHERE ("userId", "key") IN (
-      SELECT "userId", "key" FROM "idempotency_record" WHERE "expiresAt" <= ${new Date()}
-      ORDER BY "expiresAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)`;
+  const { rowCount } = await sql.query(
+    `DELETE FROM "idempotency_record" WHERE ("userId", "key") IN (
+      SELECT "userId", "key" FROM "idempotency_record" WHERE "expiresAt" <= $1
+      ORDER BY "expiresAt" LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [new Date(), limit],
+  );
+  return rowCount ?? 0;
 }
 
 /**
  * Deletes the expired records of every account, at most once a minute per process: called after
  * each idempotent request, so the table never holds much more than a day of keys, on any host.
  */
-export async function sweepExpiredIdempotencyRecords(db: Db): Promise<void> {
+export async function sweepExpiredIdempotencyRecords(sql: SqlPool): Promise<void> {
   if (Date.now() < nextSweepAt) return;
   nextSweepAt = Date.now() + SWEEP_INTERVAL_MS;
   let deleted = 0;
   for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
-    const count = await deleteExpiredIdempotencyRecords(db, SWEEP_BATCH);
+    const count = await deleteExpiredIdempotencyRecords(sql, SWEEP_BATCH);
     deleted += count;
     if (count < SWEEP_BATCH) break;
   }

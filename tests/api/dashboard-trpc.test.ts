@@ -56,6 +56,17 @@ describe("an owner", () => {
     );
   });
 
+  it("is told the field a refusal is about in the error's data, for the form to point at", async () => {
+    const invalid = await trpc(annCookie, "blogs.create", { title: "x", blogSlug: "Not A Slug" });
+    expect(invalid.body.error.data.field).toBe("blogSlug");
+    const missing = await trpc(annCookie, "blogs.create", { title: " " });
+    expect(missing.body.error.data).toMatchObject({ apiCode: "MISSING_REQUIRED_FIELD", field: "title" });
+    const slug = `taken-${crypto.randomUUID().slice(0, 8)}`;
+    expect((await trpc(annCookie, "blogs.create", { title: "first", blogSlug: slug })).status).toBe(200);
+    const conflict = await trpc(annCookie, "blogs.create", { title: "second", blogSlug: slug });
+    expect(conflict.body.error.data).toMatchObject({ apiCode: "RESOURCE_CONFLICT", field: "blogSlug" });
+  });
+
   it("sees each key's status, and keys older than 90 days flagged for rotation", async () => {
     const [old, expired] = [createTestKey(ann.id, { name: "old" }), createTestKey(ann.id, { name: "expired", expiresAt: "2020-01-01T00:00:00Z" })];
     await Promise.all([old, expired]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { getSqlPool } from "~/server/db";
 import { deleteExpiredIdempotencyRecords } from "~/server/idempotency-store";
 import { call, createTestAccount, db } from "../support/api";
 import { expectError, expectSuccess } from "./expect";
@@ -97,9 +98,9 @@ describe("deleteExpiredIdempotencyRecords", () => {
         record(a.id, "live", new Date(Date.now() + 3_600_000)),
       ],
     });
-    let deleted = await deleteExpiredIdempotencyRecords(db(), 2);
+    let deleted = await deleteExpiredIdempotencyRecords(getSqlPool(), 2);
     expect(deleted).toBeLessThanOrEqual(2);
-    while (deleted === 2) deleted = await deleteExpiredIdempotencyRecords(db(), 2);
+    while (deleted === 2) deleted = await deleteExpiredIdempotencyRecords(getSqlPool(), 2);
     const left = await db().idempotencyRecord.findMany({ where: { userId: { in: [a.id, b.id] } }, select: { key: true } });
     expect(left).toEqual([{ key: "live" }]);
   });

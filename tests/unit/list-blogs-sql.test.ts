@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listBlogsSql } from "~/server/hot-path-sql";
+import { listBlogsSql } from "~/server/blogs/list-blogs-sql";
 
 const accountId = "account-1";
 

@@ -54,9 +54,8 @@ function validate(values: Values, isNew: boolean): Errors {
 function serverErrors(error: unknown): Errors {
   const message = errorMessage(error);
   if (error instanceof TRPCClientError) {
-    const data = error.data as { apiCode?: string } | undefined;
-    if (data?.apiCode === "RESOURCE_CONFLICT") return { blogSlug: message };
-    const field = TEXT_FIELDS.find((f) => error.message.endsWith(`: ${f}`));
+    // The field comes with the error's data (src/server/api/trpc.ts), never from its message.
+    const field = TEXT_FIELDS.find((f) => f === (error.data as { field?: string } | undefined)?.field);
     if (field) return { [field]: message };
   }
   return { form: message };

@@ -1,4 +1,4 @@
-import type { Plan } from "~/generated/prisma/enums";
+import type { Plan } from "~/shared/plans";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import type { Permission } from "~/shared/permissions";
 

@@ -36,15 +36,20 @@ export function statusOf(code: ApiErrorCode): number {
   return API_ERRORS[code][0];
 }
 
-/** An error the API reports as is: one of its codes (README, The API), a human message and optional details. */
+/**
+ * An error the API reports as is: one of its codes (README, The API), a human message and optional
+ * details; `field`, the input field it is about, for the dashboard (tRPC's error data), not the REST envelope.
+ */
 export class ApiError extends TRPCError {
   readonly apiCode: ApiErrorCode;
   readonly details?: string;
+  readonly field?: string;
 
-  constructor(apiCode: ApiErrorCode, message: string, details?: string, cause?: unknown) {
-    super({ code: API_ERRORS[apiCode][1], message, cause });
+  constructor(apiCode: ApiErrorCode, message: string, details?: string, options: { field?: string; cause?: unknown } = {}) {
+    super({ code: API_ERRORS[apiCode][1], message, cause: options.cause });
     this.apiCode = apiCode;
     this.details = details;
+    this.field = options.field;
   }
 
   httpStatus(): number {
@@ -79,7 +84,7 @@ export function toApiError(error: unknown): ApiError {
 const conversions = new WeakMap<object, ApiError>();
 
 function convert(error: unknown): ApiError {
-  if (error instanceof DomainError) return new ApiError(error.code, error.message, error.details);
+  if (error instanceof DomainError) return new ApiError(error.code, error.message, error.details, { field: error.field });
   const cause = error instanceof TRPCError ? error.cause : error;
   if (cause instanceof ApiError || cause instanceof DomainError) return toApiError(cause);
   if (cause instanceof ZodError) return invalidInput(cause);
@@ -108,10 +113,10 @@ function invalidInput(error: ZodError): ApiError {
   const field = issue?.path.join(".") ?? "";
   const rule = issue?.message ?? "is invalid";
   if (field && rule === requiredMessage(field)) {
-    return new ApiError("MISSING_REQUIRED_FIELD", `Missing required field: ${field}`, rule);
+    return new ApiError("MISSING_REQUIRED_FIELD", `Missing required field: ${field}`, rule, { field });
   }
   const details = field && !rule.startsWith(field) ? `${field}: ${rule}` : rule;
-  return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details);
+  return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details, { field: field || undefined });
 }
 
 function describe(error: unknown): string {

@@ -30,7 +30,7 @@ export async function runIdempotently<T>(
     throw new ApiError("INVALID_PARAMETER", "Invalid header: Idempotency-Key", `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters`);
   }
 
-  ctx.afterResponse(() => sweepExpiredIdempotencyRecords(ctx.db));
+  ctx.afterResponse(() => sweepExpiredIdempotencyRecords(ctx.sql));
   const outcome = await runOnce(ctx.db, { accountId, key, requestHash: canonicalJsonHash(input) }, async (tx) => {
     try {
       return { status: successStatus, body: await run(tx) };

@@ -29,7 +29,7 @@ export interface RequestContextOptions {
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
-  // `sql`: the pool under `db`, for the hot path's statements (src/server/hot-path-sql.ts).
+  // `sql`: the pool under `db`, the one channel of raw statements (src/server/db.ts).
   return { db: getDb() as Db, sql: getSqlPool(), ...opts };
 }
 
@@ -55,7 +55,7 @@ const t = initTRPC
       return {
         ...shape,
         message: apiError.message,
-        data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details, requestId: currentRequestId() },
+        data: { ...shape.data, apiCode: apiError.apiCode, details: apiError.details, field: apiError.field, requestId: currentRequestId() },
       };
     },
   });

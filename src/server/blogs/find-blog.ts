@@ -26,5 +26,5 @@ export function blogNotFound(locator: BlogLocator, scope: BlogScope): DomainErro
 }
 
 export function slugConflict(blogSlug: string): DomainError {
-  return new DomainError("RESOURCE_CONFLICT", "Resource conflict", `A blog with the slug ${blogSlug} already exists`);
+  return new DomainError("RESOURCE_CONFLICT", "Resource conflict", `A blog with the slug ${blogSlug} already exists`, "blogSlug");
 }

@@ -1,6 +1,6 @@
 import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
-import { listBlogsSql, type ListBlogsRow } from "~/server/hot-path-sql";
+import { listBlogsSql, type ListBlogsRow } from "./list-blogs-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
 import { encodeBlogCursor, type BlogCursor } from "./blog-cursor";
 import { toBlogView, type BlogView } from "./blog-view";
@@ -28,7 +28,7 @@ export type ListPagination = Pagination & { nextCursor: string | null };
 
 /**
  * The blogs the scope may see, newest first (ties by id), one page and the exact total, in a
- * single statement (src/server/hot-path-sql.ts).
+ * single statement (./list-blogs-sql.ts).
  */
 export async function listBlogs(
   sql: SqlPool,

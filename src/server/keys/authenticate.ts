@@ -1,7 +1,7 @@
 import type { SqlPool } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";
 import type { Plan } from "~/shared/plans";
-import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/hot-path-sql";
+import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "./key-sql";
 import { hashApiKey } from "./api-key";
 import { isPermission, type Permission } from "~/shared/permissions";
 

@@ -29,13 +29,13 @@ export interface CreatedApiKey {
 
 export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = input.name.trim();
-  if (!name) throw new DomainError("MISSING_REQUIRED_FIELD", "name is required");
+  if (!name) throw new DomainError("MISSING_REQUIRED_FIELD", "name is required", undefined, "name");
   if (name.length > KEY_NAME_MAX_LENGTH) {
-    throw new DomainError("INVALID_PARAMETER", `name must be at most ${KEY_NAME_MAX_LENGTH} characters`);
+    throw new DomainError("INVALID_PARAMETER", `name must be at most ${KEY_NAME_MAX_LENGTH} characters`, undefined, "name");
   }
   const description = input.description?.trim() ?? "";
   if (description.length > KEY_DESCRIPTION_MAX_LENGTH) {
-    throw new DomainError("INVALID_PARAMETER", `description must be at most ${KEY_DESCRIPTION_MAX_LENGTH} characters`);
+    throw new DomainError("INVALID_PARAMETER", `description must be at most ${KEY_DESCRIPTION_MAX_LENGTH} characters`, undefined, "description");
   }
   const permissions = parsePermissions(input.permissions);
   const createdAt = new Date();
@@ -61,10 +61,10 @@ export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<Cr
 
 /** At least one, each a known permission; returned without repeats, in the canonical order. */
 function parsePermissions(values: string[]): Permission[] {
-  if (values.length === 0) throw new DomainError("MISSING_REQUIRED_FIELD", "at least one permission is required");
+  if (values.length === 0) throw new DomainError("MISSING_REQUIRED_FIELD", "at least one permission is required", undefined, "permissions");
   const unknown = values.find((value) => !isPermission(value));
   if (unknown !== undefined) {
-    throw new DomainError("INVALID_PARAMETER", `unknown permission "${unknown}": permissions are ${PERMISSIONS.join(", ")}`);
+    throw new DomainError("INVALID_PARAMETER", `unknown permission "${unknown}": permissions are ${PERMISSIONS.join(", ")}`, undefined, "permissions");
   }
   return PERMISSIONS.filter((permission) => values.includes(permission));
 }

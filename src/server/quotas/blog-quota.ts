@@ -12,7 +12,7 @@ export interface BlogQuotaAccount {
 /**
  * The account's blogs, cheaply: the per-day counters kept by triggers (blogs with API access) plus
  * an index-only count of the blogs hidden from the API. `db` may be a transaction, whose own
- * uncommitted blogs then count too.
+ * uncommitted blogs then count too: hence Prisma's raw query here, not the shared pool (src/server/db.ts).
  */
 export async function countAccountBlogs(db: Pick<Db, "$queryRaw">, accountId: string): Promise<number> {
   const [row] = await db.$queryRaw<{ total: number }[]>`

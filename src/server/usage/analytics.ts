@@ -69,7 +69,7 @@ export function resolveAnalyticsRange(requested: { from?: Date; to?: Date }, now
 export function assertAnalyticsRange(range: DayRange): void {
   const [from, to] = [formatCalendarDate(range.from), formatCalendarDate(range.to)];
   if (range.from.getTime() > range.to.getTime()) {
-    throw new DomainError("INVALID_PARAMETER", "Invalid parameter: from", `from (${from}) must not be after to (${to})`);
+    throw new DomainError("INVALID_PARAMETER", "Invalid parameter: from", `from (${from}) must not be after to (${to})`, "from");
   }
   const days = daysInRange(range);
   if (days > MAX_RANGE_DAYS) {
@@ -77,6 +77,7 @@ export function assertAnalyticsRange(range: DayRange): void {
       "INVALID_PARAMETER",
       "Invalid parameter: from",
       `from and to must span at most ${MAX_RANGE_DAYS} days; ${from} to ${to} spans ${days} days`,
+      "from",
     );
   }
 }

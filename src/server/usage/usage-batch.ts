@@ -5,13 +5,29 @@
  * holding it is written, so the pending-writes tracker (analytics' read-your-writes) keeps
  * working; an analytics read asks for an immediate flush instead of waiting for the timer.
  */
-import type { Db } from "~/server/db";
+import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
-import { USAGE_FLUSH_SQL } from "~/server/hot-path-sql";
 import { log } from "~/server/log";
 import type { UsageCounts } from "./analytics";
 import { onUsageSettleRequested } from "./pending-writes";
 import { outcomeOf, type ApiRequestRecord } from "./record-request";
+
+/**
+ * Usage rows of many requests in one statement: arrays of equal length, one element per
+ * (account, day, key, method, path), added to the day's counters. Rows are sent sorted by their
+ * key, so concurrent flushes (several server instances) lock them in the same order.
+ */
+const USAGE_FLUSH_SQL = `INSERT INTO "usage_daily" ("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
+SELECT u.* FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
+  AS u("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
+-- A key deleted since (with its account) takes its usage with it, as the foreign key's cascade does.
+WHERE EXISTS (SELECT 1 FROM "api_key" AS k WHERE k."id" = u."keyId")
+ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
+  "requests" = "usage_daily"."requests" + EXCLUDED."requests",
+  "succeeded" = "usage_daily"."succeeded" + EXCLUDED."succeeded",
+  "clientErrors" = "usage_daily"."clientErrors" + EXCLUDED."clientErrors",
+  "serverErrors" = "usage_daily"."serverErrors" + EXCLUDED."serverErrors",
+  "rateLimited" = "usage_daily"."rateLimited" + EXCLUDED."rateLimited"`;
 
 const FLUSH_INTERVAL_MS = 1_000;
 /** A batch this large is written at once, without waiting for the timer. */
@@ -30,7 +46,7 @@ export interface UsageBatcher {
   flush(): Promise<void>;
 }
 
-export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS): UsageBatcher {
+export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERVAL_MS): UsageBatcher {
   let current: Batch | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -49,8 +65,7 @@ export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS)
     // Sorted by key: concurrent flushes (other instances) lock the same rows in the same order.
     const rows = [...batch.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
     try {
-      await db().$executeRawUnsafe(
-        USAGE_FLUSH_SQL,
+      await sql().query(USAGE_FLUSH_SQL, [
         rows.map((r) => r.userId),
         rows.map((r) => r.day),
         rows.map((r) => r.keyId),
@@ -61,7 +76,7 @@ export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS)
         rows.map((r) => r.clientErrors),
         rows.map((r) => r.serverErrors),
         rows.map((r) => r.rateLimited),
-      );
+      ]);
     } catch (error) {
       log.error({ err: error, rows: rows.length }, "could not record usage rows");
     } finally {
@@ -93,9 +108,9 @@ export function createUsageBatcher(db: () => Db, intervalMs = FLUSH_INTERVAL_MS)
 // One batcher per process (kept on globalThis so development hot reloads share it).
 const globalForUsage = globalThis as unknown as { usageBatcher?: UsageBatcher };
 
-export function usageBatcher(db: () => Db): UsageBatcher {
+export function usageBatcher(sql: () => SqlPool): UsageBatcher {
   if (!globalForUsage.usageBatcher) {
-    const batcher = createUsageBatcher(db);
+    const batcher = createUsageBatcher(sql);
     onUsageSettleRequested(() => batcher.flush());
     globalForUsage.usageBatcher = batcher;
   }

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
 import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
-import { getDb, getSqlPool } from "~/server/db";
+import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
@@ -14,9 +13,10 @@ import { usageBatcher } from "~/server/usage/usage-batch";
 import { setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
+import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
 import { carriesBody, readJsonBody } from "./request-body";
-import { matchRoute, type RestRoute } from "./routes";
+import { matchRoute, routeOfProcedure, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -160,7 +160,7 @@ async function answerOperation(
       return errorAnswer(toApiError(error), context.resHeaders);
     }
   }
-  return callProcedure(req, res, route, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+  return callProcedure(req, res, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
 }
 
 /**
@@ -170,7 +170,7 @@ async function answerOperation(
  * "Last Used" when due (about once a minute per key).
  */
 function recordKeyedRequest(key: AuthenticatedKey, request: { method: string; path: string; status: number }): () => Promise<unknown> {
-  const written = usageBatcher(getDb).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
+  const written = usageBatcher(getSqlPool).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
   const usage = trackUsageWrite(key.accountId, () => written);
   return () => Promise.all([usage(), keyUseDue(key) ? recordKeyUse(getSqlPool(), key) : undefined]);
 }
@@ -189,68 +189,19 @@ async function identifyKey(request: ApiRequest): Promise<KeyVerification> {
   }
 }
 
-/** What one request hands to the shared trpc-to-openapi handler, and what it gets back. */
-interface ProcedureCall {
-  context: RequestContextOptions;
-  failure?: unknown;
-}
-
-const procedureCalls = new WeakMap<object, ProcedureCall>();
-
-/** trpc-to-openapi's node handler, built once (with it, the router's procedure cache). */
-const openApiHandler = createOpenApiNodeHttpHandler({
+/** The request's procedure, through trpc-to-openapi (./openapi-adapter.ts), with the status of the route's success. */
+const callOpenApi = createOpenApiAdapter({
   router: appRouter,
-  createContext: ({ req }: { req: object }) => createTRPCContext(procedureCalls.get(req)!.context),
-  onError: ({ error, req }: { error: unknown; req: object }) => {
-    procedureCalls.get(req)!.failure = error;
-  },
-} as never) as unknown as (req: IncomingMessage, res: CapturedResponse) => Promise<void>;
+  createContext: (options: RequestContextOptions) => createTRPCContext(options),
+  successStatus: (procedurePath) => routeOfProcedure(procedurePath)?.successStatus ?? 200,
+});
 
-/** The part of a Node response trpc-to-openapi writes to; kept, so the status and errors can be reshaped. */
-interface CapturedResponse {
-  statusCode: number;
-  readonly writableEnded: boolean;
-  setHeader(name: string, value: string | string[]): void;
-  end(body?: string): void;
-  once(event: string, listener: () => void): void;
-  off(event: string, listener: () => void): void;
-}
-
-/** Runs the request's procedure through trpc-to-openapi; any failure becomes the spec's error envelope. */
-async function callProcedure(req: IncomingMessage, res: ServerResponse, route: RestRoute, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
-  const call: ProcedureCall = { context };
-  // What trpc-to-openapi reads: the URL below /api/v1, the body already parsed (and checked to
-  // be JSON, in the only content-type spelling it recognises), the query from that URL (Next's
-  // parsed `req.query` also carries the catch-all's `path`).
-  const forwarded = req as IncomingMessage & { body?: unknown; query?: unknown };
-  forwarded.url = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
-  forwarded.query = undefined;
-  if (body !== undefined) {
-    forwarded.body = body;
-    forwarded.headers["content-type"] = "application/json";
-  }
-  procedureCalls.set(req, call);
-  const headers = new Headers();
-  const text = await new Promise<string | undefined>((resolve, reject) => {
-    const captured: CapturedResponse = {
-      statusCode: 200,
-      get writableEnded() {
-        return res.writableEnded;
-      },
-      setHeader(name, value) {
-        if (typeof value === "string") headers.set(name, value);
-        else for (const v of value) headers.append(name, v);
-      },
-      end: resolve,
-      // The procedure's abort signal follows the real response: aborted if the client leaves first.
-      once: (event, listener) => void res.once(event, listener),
-      off: (event, listener) => void res.off(event, listener),
-    };
-    openApiHandler(req, captured).catch(reject);
-  });
-  if (call.failure !== undefined) return errorAnswer(toApiError(call.failure), context.resHeaders);
-  // The status comes from the route (trpc-to-openapi answers 200 for every success).
-  return { status: route.successStatus, headers: mergeHeaders(context.resHeaders, headers), body: text };
+/** Runs the request's procedure; any failure becomes the spec's error envelope. */
+async function callProcedure(req: IncomingMessage, res: ServerResponse, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
+  const pathAndQuery = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
+  const outcome = await callOpenApi({ req, res, pathAndQuery, body, contextOptions: context });
+  if (!outcome.ok) return errorAnswer(toApiError(outcome.error), context.resHeaders);
+  return { status: outcome.status, headers: mergeHeaders(context.resHeaders, outcome.headers), body: outcome.body };
 }
 
 function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer {

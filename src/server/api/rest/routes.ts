@@ -4,6 +4,8 @@ import { appRouter } from "../root";
 
 /** One operation of the REST surface: its method and path template (e.g. /blogs/{id}). */
 export interface RestRoute {
+  /** The procedure serving it, by its path in the router ("blogs.create"); null for the OpenAPI document. */
+  procedure: string | null;
   method: string;
   template: string;
   pattern: RegExp;
@@ -16,17 +18,17 @@ export interface RestRoute {
 
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 
-function route(method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
+function route(procedure: string | null, method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
   const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
-  return { method, template, pattern, successStatus: meta.successStatus ?? 200, permission: meta.permission ?? null, errors: meta.errors ?? [] };
+  return { procedure, method, template, pattern, successStatus: meta.successStatus ?? 200, permission: meta.permission ?? null, errors: meta.errors ?? [] };
 }
 
 /** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */
 export const REST_ROUTES: RestRoute[] = [
-  route("GET", OPENAPI_DOCUMENT_PATH),
-  ...Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap((procedure) => {
+  route(null, "GET", OPENAPI_DOCUMENT_PATH),
+  ...Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap(([path, procedure]) => {
     const meta = procedure._def.meta;
-    return meta?.openapi ? [route(meta.openapi.method, meta.openapi.path, meta)] : [];
+    return meta?.openapi ? [route(path, meta.openapi.method, meta.openapi.path, meta)] : [];
   }),
 ];
 
@@ -38,4 +40,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
   const exact = candidates.find((r) => r.method === method);
   if (exact) return { route: exact };
   return candidates.length > 0 ? { allowed: [...new Set(candidates.map((r) => r.method))] } : null;
+}
+
+/** The route a procedure serves, by its path in the router. */
+export function routeOfProcedure(procedurePath: string): RestRoute | undefined {
+  return REST_ROUTES.find((r) => r.procedure === procedurePath);
 }

@@ -1,27 +1,8 @@
 /**
- * The SQL of the API's hot path, in one place: the server sends it straight to the `pg` pool Prisma
- * runs on (getSqlPool), and the benchmark's bare baseline (bench/baseline.ts) runs the very same
- * text through its own `pg` pool, so the two do identical database work.
+ * The SQL of the blog list (src/server/blogs/list-blogs.ts), sent to the shared pool
+ * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.
  */
-import { BLOG_VIEW_COLUMNS, type BlogViewRow } from "./blogs/blog-view";
-
-/** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
-export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."lastUsedAt", u."plan"::text AS "plan"
-FROM "api_key" AS k JOIN "user" AS u ON u."id" = k."userId"
-WHERE k."keyHash" = $1`;
-
-export interface ApiKeyRow {
-  id: string;
-  userId: string;
-  permissions: string[];
-  expiresAt: Date | null;
-  deactivatedAt: Date | null;
-  lastUsedAt: Date | null;
-  plan: string;
-}
-
-/** "Last Used", written at most once a minute per key ($3 = now - 1 minute). */
-export const KEY_LAST_USED_SQL = `UPDATE "api_key" SET "lastUsedAt" = $1 WHERE "id" = $2 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3)`;
+import { BLOG_VIEW_COLUMNS, type BlogViewRow } from "./blog-view";
 
 export interface ListBlogsSqlQuery {
   accountId: string;
@@ -107,20 +88,3 @@ LEFT JOIN (${page}) AS p ON true
 ORDER BY p."createdAt" DESC, p."id" DESC`;
   return { text, values };
 }
-
-/**
- * Usage rows of many requests in one statement: arrays of equal length, one element per
- * (account, day, key, method, path), added to the day's counters. Rows are sent sorted by their
- * key, so concurrent flushes (several server instances) lock them in the same order.
- */
-export const USAGE_FLUSH_SQL = `INSERT INTO "usage_daily" ("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
-SELECT u.* FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
-  AS u("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
--- A key deleted since (with its account) takes its usage with it, as the foreign key's cascade does.
-WHERE EXISTS (SELECT 1 FROM "api_key" AS k WHERE k."id" = u."keyId")
-ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
-  "requests" = "usage_daily"."requests" + EXCLUDED."requests",
-  "succeeded" = "usage_daily"."succeeded" + EXCLUDED."succeeded",
-  "clientErrors" = "usage_daily"."clientErrors" + EXCLUDED."clientErrors",
-  "serverErrors" = "usage_daily"."serverErrors" + EXCLUDED."serverErrors",
-  "rateLimited" = "usage_daily"."rateLimited" + EXCLUDED."rateLimited"`;

@@ -1,0 +1,22 @@
+/**
+ * The SQL of the API key check (src/server/keys/authenticate.ts), sent to the shared pool
+ * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.
+ */
+
+/** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
+export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."lastUsedAt", u."plan"::text AS "plan"
+FROM "api_key" AS k JOIN "user" AS u ON u."id" = k."userId"
+WHERE k."keyHash" = $1`;
+
+export interface ApiKeyRow {
+  id: string;
+  userId: string;
+  permissions: string[];
+  expiresAt: Date | null;
+  deactivatedAt: Date | null;
+  lastUsedAt: Date | null;
+  plan: string;
+}
+
+/** "Last Used", written at most once a minute per key ($3 = now - 1 minute). */
+export const KEY_LAST_USED_SQL = `UPDATE "api_key" SET "lastUsedAt" = $1 WHERE "id" = $2 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3)`;

@@ -1,0 +1,142 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z, ZodError } from "zod";
+import { createOpenApiAdapter, type OpenApiOutcome } from "~/server/api/rest/openapi-adapter";
+import { strictBoolean } from "~/shared/blog-fields";
+
+/**
+ * What /api/v1 relies on from trpc-to-openapi (src/server/api/rest/openapi-adapter.ts), on a tiny
+ * router of its own: the success status set through responseMeta, the success body written as the
+ * procedure's data, failures handed back as the error thrown (input failures with their zod issues),
+ * and the coercion of booleans that makes the API's own boolean schemas necessary. A new version
+ * of the library that changes any of it fails here.
+ */
+
+const t = initTRPC.context<{ caller: string }>().meta<OpenApiMeta>().create();
+
+/** Plain z.boolean(): the library switches it to coercion, in the schema object itself. */
+const plainBoolean = z.boolean();
+
+class CustomRefusal extends TRPCError {
+  constructor() {
+    super({ code: "CONFLICT", message: "taken" });
+  }
+}
+
+const router = t.router({
+  create: t.procedure
+    .meta({ openapi: { method: "POST", path: "/things" } })
+    .input(z.object({ name: z.string(), flag: plainBoolean, strict: strictBoolean("strict").optional() }))
+    .output(z.any())
+    .mutation(({ input, ctx }) => ({ ...input, caller: ctx.caller })),
+  list: t.procedure
+    .meta({ openapi: { method: "GET", path: "/things" } })
+    .input(z.object({ page: z.number().optional(), flag: z.boolean().optional() }))
+    .output(z.any())
+    .query(({ input }) => input),
+  refuse: t.procedure
+    .meta({ openapi: { method: "DELETE", path: "/things/{id}" } })
+    .input(z.object({ id: z.string() }))
+    .output(z.any())
+    .mutation(({ input }) => {
+      if (input.id === "typed") throw new CustomRefusal();
+      throw new Error("boom");
+    }),
+});
+
+const callOpenApi = createOpenApiAdapter({
+  router,
+  createContext: (options: { caller: string }) => options,
+  successStatus: (procedurePath) => (procedurePath === "create" ? 201 : 200),
+});
+
+let server: Server;
+let baseUrl: string;
+let lastOutcome: OpenApiOutcome;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString();
+      const url = new URL(req.url ?? "/", "http://localhost");
+      lastOutcome = await callOpenApi({
+        req,
+        res,
+        pathAndQuery: url.pathname.slice("/api".length) + url.search,
+        body: text ? (JSON.parse(text) as unknown) : undefined,
+        contextOptions: { caller: "tester" },
+      });
+      res.end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function call(method: string, path: string, body?: unknown): Promise<OpenApiOutcome> {
+  await fetch(baseUrl + path, {
+    method,
+    // A spelling the library itself refuses: the adapter declares the parsed body as JSON.
+    headers: body === undefined ? {} : { "Content-Type": "application/json; charset=utf-8" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return lastOutcome;
+}
+
+describe("trpc-to-openapi through the adapter", () => {
+  it("answers a success with the status responseMeta sets, the procedure's data as JSON and the context given", async () => {
+    const outcome = await call("POST", "/things", { name: "a", flag: true });
+    expect(outcome).toMatchObject({ ok: true, status: 201 });
+    if (!outcome.ok) return;
+    expect(outcome.headers.get("content-type")).toBe("application/json");
+    expect(JSON.parse(outcome.body!)).toEqual({ name: "a", flag: true, caller: "tester" });
+  });
+
+  it("answers 200 where responseMeta says so, reading the query by name with numbers coerced", async () => {
+    const outcome = await call("GET", "/things?page=2");
+    expect(outcome).toMatchObject({ ok: true, status: 200 });
+    if (outcome.ok) expect(JSON.parse(outcome.body!)).toEqual({ page: 2 });
+  });
+
+  it("coerces plain booleans, in the query and in the body: 'false' and 'yes' become true", async () => {
+    const query = await call("GET", "/things?flag=false");
+    expect(query.ok && JSON.parse(query.body!)).toEqual({ flag: true });
+    const body = await call("POST", "/things", { name: "a", flag: "yes" });
+    expect(body.ok && (JSON.parse(body.body!) as { flag: unknown }).flag).toBe(true);
+    // In the schema object itself, for every other user of it.
+    expect(plainBoolean.safeParse("no").success).toBe(true);
+  });
+
+  it("leaves a piped boolean (strictBoolean) strict", async () => {
+    const outcome = await call("POST", "/things", { name: "a", flag: true, strict: "yes" });
+    expect(outcome.ok).toBe(false);
+  });
+
+  it("hands back an input failure as BAD_REQUEST caused by the ZodError, its issues naming the field", async () => {
+    const outcome = await call("POST", "/things", { flag: true });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error).toBeInstanceOf(TRPCError);
+    const error = outcome.error as TRPCError;
+    expect(error.code).toBe("BAD_REQUEST");
+    expect(error.cause).toBeInstanceOf(ZodError);
+    expect((error.cause as ZodError).issues[0]?.path).toEqual(["name"]);
+  });
+
+  it("hands back a thrown TRPCError as is, and any other error wrapped as its cause", async () => {
+    const typed = await call("DELETE", "/things/typed");
+    expect(!typed.ok && typed.error).toBeInstanceOf(CustomRefusal);
+    const plain = await call("DELETE", "/things/other");
+    expect(plain.ok).toBe(false);
+    if (plain.ok) return;
+    expect((plain.error as TRPCError).code).toBe("INTERNAL_SERVER_ERROR");
+    expect((plain.error as TRPCError).cause?.message).toBe("boom");
+  });
+});
