@@ -17,6 +17,7 @@ import { expectUnchanged } from "../support/stored-objects";
 /** The permission each REST operation needs (README, The API); null: none. */
 const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /openapi.json": null,
+  "GET /rate_limit": null,
   "GET /blogs": "read:blogs",
   "GET /blogs/{blogId}": "read:blogs",
   "GET /blogs/slug/{blogSlug}": "read:blogs",

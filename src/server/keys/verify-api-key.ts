@@ -1,7 +1,6 @@
 import { CLIENT_IP_HEADER } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
-import { consumeAccountRate, countUnauthenticated, peekAccountRate } from "~/server/ratelimit/account-rate";
-import type { RateLimitState } from "~/server/ratelimit";
+import { consumeAccountRate, countUnauthenticated, peekAccountRate, type PolicyRateLimitState } from "~/server/ratelimit/account-rate";
 import { authenticateApiKey, type AuthenticatedKey } from "./authenticate";
 import type { Permission } from "~/shared/permissions";
 import { presentedApiKey } from "./presented-key";
@@ -14,7 +13,7 @@ export interface KeyVerification {
   /** The key, once it is known to exist, be active and not expired. */
   key?: AuthenticatedKey;
   /** The state of the bucket the request was counted in (or, when it must not be, looked at). */
-  rateLimit?: RateLimitState;
+  rateLimit?: PolicyRateLimitState;
 }
 
 /** The parts of a request the check reads: its headers (the key, the client IP) and its URL (`?api_key=`). */
@@ -25,9 +24,9 @@ export interface KeyedRequest {
 
 /**
  * The one check of a request's API key, run once, before its body is read. `operation` is what
- * the matched route needs; null when no operation matched (404, 405) or none needs a key (the
- * OpenAPI document): then the key is only identified, to report its account's state, and nothing
- * is counted. An operation's request without a valid key is counted against its client IP (to
+ * the matched route needs; null when no operation matched (404, 405) or the route consumes no budget
+ * (the OpenAPI document, /rate_limit): then the key is only identified, to report its account's
+ * state, and nothing is counted. An operation's request without a valid key is counted against its client IP (to
  * report, never to refuse); with a key lacking the permission, the account's budget is looked at;
  * otherwise one unit of it is consumed. A status, never an exception: the caller maps it
  * (src/server/api/rest/key-refusals.ts) and records the outcome.

@@ -2,6 +2,7 @@ import { env } from "~/env";
 import { ipRateLimitSubject } from "~/server/client-ip";
 import { PLAN_HOURLY_LIMITS, type Plan } from "~/shared/plans";
 import { createRateLimiter, type RateLimiter, type RateLimitState } from "./index";
+import { HOUR_SECONDS } from "./window";
 
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
 const UNAUTHENTICATED_HOURLY_LIMIT = 100;
@@ -32,16 +33,30 @@ export interface RateLimitedAccount {
   plan: Plan;
 }
 
+/** A bucket's state under its named policy (the plan; "unauthenticated" for client addresses), as the API reports it. */
+export interface PolicyRateLimitState extends RateLimitState {
+  policy: string;
+  windowSeconds: number;
+}
+
+const UNAUTHENTICATED_POLICY = "unauthenticated";
+
+const underPolicy = async (policy: string, state: Promise<RateLimitState>): Promise<PolicyRateLimitState> => ({
+  ...(await state),
+  policy,
+  windowSeconds: HOUR_SECONDS,
+});
+
 const accountBucket = (account: RateLimitedAccount) => `account:${account.accountId}`;
 
-/** The account's current window, without consuming it (responses that must not consume: 403, 404, 405; the usage page). */
-export function peekAccountRate(account: RateLimitedAccount): Promise<RateLimitState> {
-  return rateLimiter().peek(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
+/** The account's current window, without consuming it (responses that must not consume: 403, 404, 405, /rate_limit; the usage page). */
+export function peekAccountRate(account: RateLimitedAccount): Promise<PolicyRateLimitState> {
+  return underPolicy(account.plan, rateLimiter().peek(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]));
 }
 
 /** One unit of the account's hourly budget, shared by all its keys (README, The API). */
-export function consumeAccountRate(account: RateLimitedAccount): Promise<RateLimitState> {
-  return rateLimiter().consume(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]);
+export function consumeAccountRate(account: RateLimitedAccount): Promise<PolicyRateLimitState> {
+  return underPolicy(account.plan, rateLimiter().consume(accountBucket(account), PLAN_HOURLY_LIMITS[account.plan]));
 }
 
 /** One unit of the owner's hourly budget of dashboard changes (every mutation, whatever its outcome). */
@@ -50,6 +65,6 @@ export function consumeDashboardMutation(accountId: string): Promise<RateLimitSt
 }
 
 /** Counts a request without a valid key against its client IP's bucket, which never refuses. */
-export function countUnauthenticated(clientIp: string | null): Promise<RateLimitState> {
-  return rateLimiter().consume(`ip:${ipRateLimitSubject(clientIp)}`, UNAUTHENTICATED_HOURLY_LIMIT);
+export function countUnauthenticated(clientIp: string | null): Promise<PolicyRateLimitState> {
+  return underPolicy(UNAUTHENTICATED_POLICY, rateLimiter().consume(`ip:${ipRateLimitSubject(clientIp)}`, UNAUTHENTICATED_HOURLY_LIMIT));
 }

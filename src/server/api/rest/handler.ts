@@ -10,20 +10,20 @@ import { verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
-import { setRateLimitHeaders } from "../rate-limit-headers";
+import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
 import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
 import { carriesBody, readJsonBody } from "./request-body";
-import { matchRoute, routeOfProcedure, type RestRoute } from "./routes";
+import { matchRoute, RATE_LIMIT_PATH, routeOfProcedure, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers":
-    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed",
+    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Used, RateLimit-Policy, RateLimit, Retry-After, Idempotent-Replayed",
 };
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
@@ -132,6 +132,7 @@ async function routeApiRequest(
     );
   }
   served.route = match.route.template;
+  if (match.route.template === RATE_LIMIT_PATH) return rateLimitAnswer(verification, resHeaders, served, afterResponse);
   if (!operation) {
     return jsonAnswer(200, resHeaders, openApiDocument(publicApiBaseUrl));
   }
@@ -161,6 +162,24 @@ async function answerOperation(
     }
   }
   return callProcedure(req, res, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+}
+
+/**
+ * GET /rate_limit: the account's plan and window as its headers report them, for any valid key
+ * (looked at, never consumed); counted in usage like every request past the key.
+ */
+function rateLimitAnswer(
+  verification: KeyVerification,
+  resHeaders: Headers,
+  served: ServedRequest,
+  afterResponse: RequestContextOptions["afterResponse"],
+): ApiAnswer {
+  const { key, rateLimit } = verification;
+  if (verification.status !== "valid" || !key || !rateLimit) return errorAnswer(keyRefusal(verification, null, resHeaders)!, resHeaders);
+  served.keyId = key.id;
+  const answer = jsonAnswer(200, resHeaders, { success: true, data: { plan: key.plan, ...rateLimitReport(rateLimit) } });
+  afterResponse(recordKeyedRequest(key, { method: "GET", path: RATE_LIMIT_PATH, status: answer.status }));
+  return answer;
 }
 
 /**

@@ -6,7 +6,7 @@ import { resetDetails, setRateLimitHeaders, setRetryAfter } from "../rate-limit-
 type Refusal = Exclude<KeyStatus, "valid">;
 
 /** Each status of the key check but `valid`, as the API answers it (README, The API). */
-const REFUSALS: Record<Refusal, (verification: KeyVerification, permission: Permission) => ApiError> = {
+const REFUSALS: Record<Refusal, (verification: KeyVerification, permission: Permission | null) => ApiError> = {
   missing: () => new ApiError("MISSING_API_KEY", "API key is required"),
   unknown: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
   expired: () => new ApiError("INVALID_API_KEY", "API key has expired"),
@@ -18,9 +18,10 @@ const REFUSALS: Record<Refusal, (verification: KeyVerification, permission: Perm
 
 /**
  * Writes the check's rate-limit headers (every status that counted or looked at a bucket) and
- * returns the error to answer with, or null for a valid key.
+ * returns the error to answer with, or null for a valid key. `permission` is the route's (null for
+ * /rate_limit, which any valid key may read).
  */
-export function keyRefusal(verification: KeyVerification, permission: Permission, resHeaders: Headers): ApiError | null {
+export function keyRefusal(verification: KeyVerification, permission: Permission | null, resHeaders: Headers): ApiError | null {
   if (verification.rateLimit) setRateLimitHeaders(resHeaders, verification.rateLimit);
   if (verification.status === "valid") return null;
   if (verification.status === "rate_limited") setRetryAfter(resHeaders, verification.rateLimit!);

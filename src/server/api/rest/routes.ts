@@ -4,19 +4,21 @@ import { appRouter } from "../root";
 
 /** One operation of the REST surface: its method and path template (e.g. /blogs/{id}). */
 export interface RestRoute {
-  /** The procedure serving it, by its path in the router ("blogs.create"); null for the OpenAPI document. */
+  /** The procedure serving it, by its path in the router ("blogs.create"); null for the handler's own routes (the OpenAPI document, /rate_limit). */
   procedure: string | null;
   method: string;
   template: string;
   pattern: RegExp;
   successStatus: number;
-  /** The permission a key needs; null for the one route without a key (the OpenAPI document). */
+  /** The permission a key needs; null for the handler's own routes, which consume no budget. */
   permission: Permission | null;
   /** The API error codes the operation can answer with beyond the common ones. */
   errors: NonNullable<Meta["errors"]>;
 }
 
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
+/** The account's rate-limit state: any valid key, no permission, nothing consumed (README, The API). */
+export const RATE_LIMIT_PATH = "/rate_limit";
 
 function route(procedure: string | null, method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
   const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
@@ -26,6 +28,7 @@ function route(procedure: string | null, method: string, template: string, meta:
 /** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */
 export const REST_ROUTES: RestRoute[] = [
   route(null, "GET", OPENAPI_DOCUMENT_PATH),
+  route(null, "GET", RATE_LIMIT_PATH),
   ...Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap(([path, procedure]) => {
     const meta = procedure._def.meta;
     return meta?.openapi ? [route(path, meta.openapi.method, meta.openapi.path, meta)] : [];
