@@ -80,11 +80,14 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.servers).toEqual([{ url: "/api/v1" }]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["ApiKeyHeader", "ApiKeyQuery", "BearerAuth"]);
     const list = doc.paths["/blogs"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "q", "to"]);
+    const queryParameters = list.parameters.filter((p: { in?: string }) => p.in === "query");
+    expect(queryParameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "q", "to"]);
+    // Besides the query, a GET takes the conditional request header (README, The API).
+    expect(list.parameters).toContainEqual({ $ref: "#/components/parameters/IfNoneMatch" });
     expect(doc.components.schemas.Pagination.required).toContain("nextCursor");
     const limit = list.parameters.find((p: { name: string }) => p.name === "limit");
     expect(limit.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 50, default: 10 });
-    expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "403", "429", "500", "503"]);
+    expect(Object.keys(list.responses).sort()).toEqual(["200", "304", "400", "401", "403", "405", "429", "500", "503"]);
     expect(Object.keys(list.responses["401"].content["application/json"].examples).sort()).toEqual(["INVALID_API_KEY", "MISSING_API_KEY"]);
     expect(list.responses["200"].headers).toHaveProperty("X-RateLimit-Reset");
     expect(doc.components.schemas.ErrorEnvelope.required).toEqual(["success", "error"]);

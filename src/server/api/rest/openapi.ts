@@ -1,11 +1,11 @@
-import type { SchemaObject } from "openapi3-ts/oas31";
+import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { statusOf, type ApiErrorCode } from "../errors";
 import { appRouter } from "../root";
-import { REST_ROUTES, type RestRoute } from "./routes";
+import { RATE_LIMIT_PATH, REST_ROUTES, type RestRoute } from "./routes";
 
-type Operation = { responses?: Record<string, unknown> };
+type Operation = { parameters?: unknown[]; responses?: Record<string, unknown> };
 
 const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]> = {
   MISSING_API_KEY: ["API key is required"],
@@ -36,20 +36,68 @@ const COMMON_ERRORS: ApiErrorCode[] = [
   "SERVICE_UNAVAILABLE",
 ];
 
-const RATE_LIMIT_HEADERS = {
+const integer = { type: "integer", minimum: 0 } as const;
+
+/** Every response header the API sends (README, The API), referenced by name from the responses. */
+const HEADERS = {
   "X-RateLimit-Limit": {
     description: `Requests allowed per hour for the account's plan (${Object.entries(PLAN_HOURLY_LIMITS)
       .map(([plan, limit]) => `${plan} ${limit}`)
       .join(", ")})`,
-    schema: { type: "integer" },
+    schema: integer,
   },
-  "X-RateLimit-Remaining": { description: "Requests remaining in the current hour", schema: { type: "integer" } },
-  "X-RateLimit-Reset": {
-    description: "Unix time in seconds at which the current window (a UTC clock hour) resets",
-    schema: { type: "integer" },
+  "X-RateLimit-Remaining": { description: "Requests remaining in the current hour", schema: integer },
+  "X-RateLimit-Reset": { description: "Unix time in seconds at which the current window (a UTC clock hour) resets", schema: integer },
+  "X-RateLimit-Used": { description: "Requests counted in the current hour", schema: integer },
+  "RateLimit-Policy": {
+    description: 'The IETF RateLimit-Policy field: the policy (the plan), its quota and window in seconds, e.g. `"free";q=100;w=3600`',
+    schema: { type: "string", pattern: '^"[a-z]+";q=\\d+;w=\\d+$' },
+  },
+  RateLimit: {
+    description: 'The IETF RateLimit field: the policy, requests remaining and seconds until the window resets, e.g. `"free";r=42;t=1234`',
+    schema: { type: "string", pattern: '^"[a-z]+";r=\\d+;t=\\d+$' },
   },
   "X-Request-Id": { description: "Identifier of this request, for support", schema: { type: "string" } },
-};
+  "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
+  ETag: { description: "The representation's entity tag, for If-None-Match and If-Match", schema: { type: "string" } },
+  "Idempotent-Replayed": { description: "`true` when this is the stored first response to the same Idempotency-Key and body", schema: { type: "string", enum: ["true"] } },
+  Allow: { description: "The methods the path serves", schema: { type: "string" } },
+} satisfies Record<string, HeaderObject>;
+type HeaderName = keyof typeof HEADERS;
+
+const RATE_LIMIT_HEADER_NAMES: HeaderName[] = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Used", "RateLimit-Policy", "RateLimit"];
+
+const headerComponentName = (name: HeaderName) => name.replaceAll("-", "");
+
+/** References to the named header components, as a response's `headers`. */
+function headerRefs(...names: HeaderName[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
+}
+
+const rateLimited = (...extra: HeaderName[]) => headerRefs("X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, ...extra);
+
+/** The conditional and idempotency request headers (README, The API), as parameter components. */
+const PARAMETERS = {
+  IfNoneMatch: {
+    name: "If-None-Match",
+    in: "header",
+    description: "An ETag from an earlier response: 304 Not Modified when it still matches",
+    schema: { type: "string" },
+  },
+  IfMatch: {
+    name: "If-Match",
+    in: "header",
+    description: "The ETag the change is based on: 412 Precondition Failed when the blog has changed since",
+    schema: { type: "string" },
+  },
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    description: "A retry with the same key and body within 24 hours gets the first response again and creates nothing",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+  },
+} satisfies Record<string, ParameterObject>;
+const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
 
 const ERROR_ENVELOPE_SCHEMA: SchemaObject = {
   type: "object",
@@ -79,7 +127,7 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
       String(status),
       {
         description: statusCodes.join(" or "),
-        headers: status === 429 ? { ...RATE_LIMIT_HEADERS, "Retry-After": { schema: { type: "integer" } } } : RATE_LIMIT_HEADERS,
+        headers: status === 429 ? rateLimited("Retry-After") : status === 503 ? headerRefs("X-Request-Id", "Retry-After") : rateLimited(),
         content: {
           "application/json": {
             schema: { $ref: "#/components/schemas/ErrorEnvelope" },
@@ -96,13 +144,94 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
   );
 }
 
+const errorResponse = (description: string, headers: Record<string, unknown>) => ({
+  description,
+  headers,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+});
+
+/** 405 on every operation: the path is served, the method not; Allow names the methods (and a key's account state, as on 404). */
+const METHOD_NOT_ALLOWED = errorResponse("METHOD_NOT_ALLOWED", rateLimited("Allow"));
+
+/**
+ * Each operation as the handler answers it: its success status (trpc-to-openapi says 200 for all;
+ * create answers 201), the headers of every response, the conditional requests (If-None-Match and
+ * 304 on reads, If-Match and 412 on changes), Idempotency-Key on create, and its errors.
+ */
 function describeOperation(operation: Operation, route: RestRoute): void {
-  // trpc-to-openapi documents every success as 200; the route knows the status it answers (201 on create).
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => Number(status) < 400);
+  const method = route.method;
+  const successHeaders = method === "POST" ? rateLimited("ETag", "Idempotent-Replayed") : rateLimited("ETag");
+  const parameters = [
+    ...(method === "GET" ? [parameterRef("IfNoneMatch")] : []),
+    ...(["PUT", "PATCH", "DELETE"].includes(method) ? [parameterRef("IfMatch")] : []),
+    ...(method === "POST" ? [parameterRef("IdempotencyKey")] : []),
+  ];
+  operation.parameters = [...(operation.parameters ?? []), ...parameters];
   operation.responses = {
-    ...Object.fromEntries(success.map(([, response]) => [String(route.successStatus), { ...(response as object), headers: RATE_LIMIT_HEADERS }])),
+    ...Object.fromEntries(success.map(([, response]) => [String(route.successStatus), { ...(response as object), headers: successHeaders }])),
+    ...(method === "GET" && { "304": { description: "Not Modified: the If-None-Match ETag still matches", headers: rateLimited("ETag") } }),
     ...errorResponses([...route.errors, ...COMMON_ERRORS]),
+    ...(["PUT", "PATCH", "DELETE"].includes(method) && {
+      "412": errorResponse("Precondition Failed: the If-Match ETag no longer matches the blog", rateLimited()),
+    }),
+    "405": METHOD_NOT_ALLOWED,
   };
+}
+
+/** GET /rate_limit: the handler's own route, with no procedure for trpc-to-openapi to read. */
+const RATE_LIMIT_OPERATION: OperationObject = {
+  operationId: "rateLimit-get",
+  summary: "The account's rate-limit state",
+  description: "Any valid key, no permission needed; reading it consumes nothing.",
+  tags: ["rate limits"],
+  security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }],
+  responses: {
+    "200": {
+      description: "The plan, its hourly limit and the current window",
+      headers: rateLimited(),
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["success", "data"],
+            additionalProperties: false,
+            properties: {
+              success: { type: "boolean", const: true },
+              data: {
+                type: "object",
+                required: ["plan", "limit", "used", "remaining", "reset"],
+                additionalProperties: false,
+                properties: {
+                  plan: { type: "string", enum: Object.keys(PLAN_HOURLY_LIMITS) },
+                  limit: integer,
+                  used: integer,
+                  remaining: integer,
+                  reset: { ...integer, description: "Unix time in seconds at which the window resets" },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    ...errorResponses(["MISSING_API_KEY", "INVALID_API_KEY", "INTERNAL_SERVER_ERROR", "SERVICE_UNAVAILABLE"]),
+    "405": METHOD_NOT_ALLOWED,
+  },
+};
+
+/** The component schemas some $ref of the document names: the generator's defaults no response uses are dropped. */
+function referencedSchemas(document: OpenAPIObject, schemas: Record<string, SchemaObject | ReferenceObject>): Record<string, SchemaObject | ReferenceObject> {
+  const used = new Set<string>();
+  const pending = [JSON.stringify(document.paths)];
+  while (pending.length > 0) {
+    for (const [, name] of pending.pop()!.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (used.has(name!) || !(name! in schemas)) continue;
+      used.add(name!);
+      pending.push(JSON.stringify(schemas[name!]));
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
 }
 
 function buildDocument(): OpenAPIObject {
@@ -119,13 +248,21 @@ function buildDocument(): OpenAPIObject {
       ApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "For testing only" },
     },
   });
+  document.info = {
+    ...document.info,
+    license: { name: "MIT", identifier: "MIT" },
+    contact: { name: "Blog Management API support" },
+  };
   for (const route of REST_ROUTES) {
     const operation = document.paths?.[route.template]?.[route.method.toLowerCase() as "get"] as Operation | undefined;
     if (operation) describeOperation(operation, route);
   }
+  document.paths = { ...document.paths, [RATE_LIMIT_PATH]: { get: RATE_LIMIT_OPERATION } };
   document.components = {
     ...document.components,
-    schemas: { ...document.components?.schemas, ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
+    schemas: referencedSchemas(document, { ...document.components?.schemas, ErrorEnvelope: ERROR_ENVELOPE_SCHEMA }),
+    headers: Object.fromEntries(Object.entries(HEADERS).map(([name, header]) => [headerComponentName(name as HeaderName), header])),
+    parameters: PARAMETERS,
   };
   return document;
 }

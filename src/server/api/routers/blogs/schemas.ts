@@ -84,17 +84,20 @@ const readOnlyFields = {
 
 export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typeof readOnlyFields)[K]> };
 
+/** The title rule as the document can state it: 1 to 200 characters once surrounding whitespace is trimmed. */
+const TITLE_AFTER_TRIMMING = { description: "1 to 200 characters after trimming", pattern: String.raw`^\s*\S(?:[\s\S]{0,198}\S)?\s*$` };
+
 export const blogIdParams = { blogId: z.string().min(1).meta({ description: "The blog's id" }) };
 
 export const createBlogInput = z.object({
-  title: requiredTitle.meta({ description: "1 to 200 characters after trimming" }),
+  title: requiredTitle.meta(TITLE_AFTER_TRIMMING),
   ...writableFields,
   ...readOnlyFields,
 });
 
 export const updateBlogInput = z.object({
   ...blogIdParams,
-  title: blogFieldSchemas.title.optional(),
+  title: blogFieldSchemas.title.optional().meta(TITLE_AFTER_TRIMMING),
   ...writableFields,
   ...readOnlyFields,
 });

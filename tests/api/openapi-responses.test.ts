@@ -1,0 +1,104 @@
+import Ajv2020 from "ajv/dist/2020";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, createTestAccount, createTestKey, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+
+/**
+ * The OpenAPI document as a contract (README, The API): every operation is driven through the
+ * running server and each answer checked against what the document says of its status: the body
+ * against the response schema, every documented header present against its schema. A drift
+ * between code and document fails here.
+ */
+
+const DOCUMENT_ID = "https://blogmgr.test/openapi.json";
+const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-used", "ratelimit-policy", "ratelimit"];
+
+let doc: any;
+let ajv: Ajv2020;
+let account: TestAccount;
+
+beforeAll(async () => {
+  doc = (await call("/openapi.json")).body;
+  ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
+  account = await createTestAccount("free");
+});
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
+const resolve = (node: any) => (node?.$ref ? node.$ref.slice(2).split("/").reduce((at: any, part: string) => at[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc) : node);
+
+/** Checks `response` against the document's description of `method template`'s answer with its status. */
+function expectDocumented(method: string, template: string, response: ApiResponse) {
+  const label = `${method} ${template} ${response.status}`;
+  const documented = resolve(doc.paths[template]?.[method.toLowerCase()]?.responses?.[String(response.status)]);
+  expect(documented, `${label} is not documented`).toBeDefined();
+  const content = documented.content?.["application/json"];
+  if (content) {
+    const validate = ajv.compile({
+      $ref: `${DOCUMENT_ID}#/${pointer("paths", template, method.toLowerCase(), "responses", String(response.status), "content", "application/json", "schema")}`,
+    });
+    expect(validate(response.body), `${label}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(response.body)}`).toBe(true);
+  } else {
+    expect(response.body, `${label} has a body the document does not describe`).toBeNull();
+  }
+  for (const [name, header] of Object.entries<any>(documented.headers ?? {})) {
+    const value = response.headers.get(name);
+    if (value === null) continue;
+    const schema = resolve(header).schema;
+    const parsed = schema.type === "integer" ? Number(value) : value;
+    expect(ajv.validate(schema, parsed), `${label}: header ${name}: ${value}`).toBe(true);
+  }
+  const undocumented = RATE_LIMIT_HEADERS.filter((name) => response.headers.has(name) && !Object.keys(documented.headers ?? {}).some((h) => h.toLowerCase() === name));
+  expect(undocumented, `${label} sends undocumented headers`).toEqual([]);
+}
+
+const json = { "content-type": "application/json" };
+
+describe("every operation answers as the OpenAPI document describes", () => {
+  it("documents every operation's successes, with the rate-limit headers they carry", async () => {
+    const [blogId] = await seedBlogs(account.id, [{ title: "Contract", blogSlug: "contract" }]);
+    const requests: [string, string, string, { body?: string; headers?: Record<string, string> }?][] = [
+      ["GET", "/blogs", "/blogs?limit=5"],
+      ["GET", "/blogs/{blogId}", `/blogs/${blogId}`],
+      ["GET", "/blogs/slug/{blogSlug}", "/blogs/slug/contract"],
+      ["POST", "/blogs", "/blogs", { body: JSON.stringify({ title: "  Created  " }), headers: { ...json, "idempotency-key": "contract-1" } }],
+      ["POST", "/blogs", "/blogs", { body: JSON.stringify({ title: "  Created  " }), headers: { ...json, "idempotency-key": "contract-1" } }],
+      ["PUT", "/blogs/{blogId}", `/blogs/${blogId}`, { body: JSON.stringify({ description: "put" }), headers: json }],
+      ["PATCH", "/blogs/{blogId}", `/blogs/${blogId}`, { body: JSON.stringify({ seoTitle: "patched" }), headers: json }],
+      ["GET", "/analytics", "/analytics"],
+      ["GET", "/rate_limit", "/rate_limit"],
+      ["DELETE", "/blogs/{blogId}", `/blogs/${blogId}`],
+    ];
+    const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    expect([...new Set(requests.map(([method, template]) => `${method} ${template}`))].sort()).toEqual(documentedOperations.sort());
+    for (const [method, template, path, options] of requests) {
+      const response = await call(path, { key: account.key, method, ...options });
+      expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBeLessThan(300);
+      expectDocumented(method, template, response);
+      for (const name of RATE_LIMIT_HEADERS) expect(response.headers.has(name), `${method} ${template}: ${name}`).toBe(true);
+    }
+  });
+
+  it("documents the refusals: 400, 401, 403, 404, 405, 413, 415 and 429", async () => {
+    const own = await createTestAccount("free");
+    const readOnly = await createTestKey(own.id, { permissions: ["read:blogs"] });
+    const checks: [string, string, Promise<ApiResponse>][] = [
+      ["GET", "/blogs", call("/blogs?limit=0", { key: own.key })],
+      ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: JSON.stringify({ title: "x".repeat(201) }) })],
+      ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: "{}" })],
+      ["GET", "/blogs", call("/blogs")],
+      ["DELETE", "/blogs/{blogId}", call("/blogs/nope", { key: readOnly, method: "DELETE" })],
+      ["GET", "/rate_limit", call("/rate_limit", { key: `${own.key}x` })],
+      ["GET", "/blogs/{blogId}", call("/blogs/nope", { key: own.key })],
+      ["PATCH", "/blogs/{blogId}", call("/blogs/nope", { key: own.key, method: "PATCH", headers: { "content-type": "text/plain" }, body: "x" })],
+      ["PUT", "/blogs/{blogId}", call("/blogs/nope", { key: own.key, method: "PUT", headers: json, body: JSON.stringify({ content: "x".repeat(1_100_000) }) })],
+    ];
+    for (const [method, template, response] of checks) expectDocumented(method, template, await response);
+    const notAllowed = await call("/rate_limit", { key: own.key, method: "DELETE" });
+    expect(notAllowed.status).toBe(405);
+    expectDocumented("GET", "/rate_limit", notAllowed);
+    await Promise.all(Array.from({ length: 100 }, () => call("/blogs", { key: own.key })));
+    const limited = await call("/blogs", { key: own.key });
+    expect(limited.status).toBe(429);
+    expectDocumented("GET", "/blogs", limited);
+  });
+});
