@@ -67,8 +67,11 @@ export async function createAccount(db: Db, input: CreateAccountInput): Promise<
       },
     });
     return { id, email, handle, plan };
-  });
+  }, WAIT_FOR_A_CONNECTION);
 }
+
+/** Embedded PGlite runs one transaction at a time: under load, wait for it rather than fail after Prisma's 2 s. */
+const WAIT_FOR_A_CONNECTION = { maxWait: 10_000 };
 
 /** Ids as better-auth generates them: 32 random characters from [a-zA-Z0-9]. */
 function betterAuthId(): string {
