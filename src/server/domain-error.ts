@@ -3,7 +3,8 @@ export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"
   | "RESOURCE_CONFLICT"
   | "INVALID_PARAMETER"
-  | "MISSING_REQUIRED_FIELD";
+  | "MISSING_REQUIRED_FIELD"
+  | "PRECONDITION_FAILED";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the

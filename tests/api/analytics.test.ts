@@ -7,10 +7,10 @@ const utcToday = () => new Date().toISOString().slice(0, 10);
 const shift = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
 
-const COUNTERS = ["requests", "succeeded", "clientErrors", "serverErrors", "rateLimited"] as const;
+const COUNTERS = ["requests", "succeeded", "notModified", "clientErrors", "serverErrors", "rateLimited"] as const;
 type Counts = Record<(typeof COUNTERS)[number], number>;
 type DailyEntry = Counts & { date: string };
-const zeros = (date: string): DailyEntry => ({ date, requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
+const zeros = (date: string): DailyEntry => ({ date, requests: 0, succeeded: 0, notModified: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
 
 const analytics = (key: string, query = "") => call(`/analytics${query}`, { key });
 
@@ -27,7 +27,7 @@ function expectAnalytics(response: ApiResponse) {
   // One entry per day from `from` to `to`, ascending and consecutive.
   expect(daily.map((d) => d.date)).toEqual(Array.from({ length: daysBetween(data.from, data.to) }, (_, i) => shift(data.from, i)));
   for (const entry of [data.totals, ...daily] as Counts[]) {
-    expect(entry.requests).toBe(entry.succeeded + entry.clientErrors + entry.serverErrors + entry.rateLimited);
+    expect(entry.requests).toBe(entry.succeeded + entry.notModified + entry.clientErrors + entry.serverErrors + entry.rateLimited);
   }
   for (const counter of COUNTERS) expect(daily.reduce((sum, d) => sum + d[counter], 0)).toBe(data.totals[counter]);
   const sumOf = (rows: { requests: number }[]) => rows.reduce((sum, r) => sum + r.requests, 0);
@@ -95,6 +95,7 @@ describe("GET /api/v1/analytics", () => {
     const totals = {
       requests: primaryRequests + 5,
       succeeded: 5 + filled,
+      notModified: 0,
       clientErrors: 2 + 3 + 1 + notFound,
       serverErrors: 0,
       rateLimited: 3,
@@ -124,7 +125,7 @@ describe("GET /api/v1/analytics", () => {
     const burst = await Promise.all(Array.from({ length: 25 }, (_, i) => call(i % 5 === 0 ? "/blogs?page=0" : "/blogs", { key: account.key })));
     expect(burst.filter((r) => r.status === 200)).toHaveLength(20);
     const data = expectAnalytics(await analytics(account.key));
-    expect(data.totals).toEqual({ requests: 25, succeeded: 20, clientErrors: 5, serverErrors: 0, rateLimited: 0 });
+    expect(data.totals).toEqual({ requests: 25, succeeded: 20, notModified: 0, clientErrors: 5, serverErrors: 0, rateLimited: 0 });
     expectUsageOnlyBetween(data.daily, firstDay, utcToday(), data.totals);
   });
 
@@ -140,10 +141,11 @@ describe("GET /api/v1/analytics", () => {
       method,
       path,
       succeeded: counts.succeeded ?? 0,
+      notModified: counts.notModified ?? 0,
       clientErrors: counts.clientErrors ?? 0,
       serverErrors: counts.serverErrors ?? 0,
       rateLimited: counts.rateLimited ?? 0,
-      requests: (counts.succeeded ?? 0) + (counts.clientErrors ?? 0) + (counts.serverErrors ?? 0) + (counts.rateLimited ?? 0),
+      requests: (counts.succeeded ?? 0) + (counts.notModified ?? 0) + (counts.clientErrors ?? 0) + (counts.serverErrors ?? 0) + (counts.rateLimited ?? 0),
     });
     await db().usageDaily.createMany({
       data: [
@@ -160,11 +162,11 @@ describe("GET /api/v1/analytics", () => {
     expect(data.from).toBe("2025-06-02");
     expect(data.to).toBe("2025-06-04");
     expect(data.daily).toEqual([
-      { date: "2025-06-02", requests: 13, succeeded: 10, clientErrors: 1, serverErrors: 1, rateLimited: 1 },
+      { date: "2025-06-02", requests: 13, succeeded: 10, notModified: 0, clientErrors: 1, serverErrors: 1, rateLimited: 1 },
       zeros("2025-06-03"),
-      { date: "2025-06-04", requests: 6, succeeded: 5, clientErrors: 1, serverErrors: 0, rateLimited: 0 },
+      { date: "2025-06-04", requests: 6, succeeded: 5, notModified: 0, clientErrors: 1, serverErrors: 0, rateLimited: 0 },
     ]);
-    expect(data.totals).toEqual({ requests: 19, succeeded: 15, clientErrors: 2, serverErrors: 1, rateLimited: 1 });
+    expect(data.totals).toEqual({ requests: 19, succeeded: 15, notModified: 0, clientErrors: 2, serverErrors: 1, rateLimited: 1 });
     expect(data.byKey).toEqual([
       { keyId: alpha, name: "Alpha", requests: 10 },
       { keyId: beta, name: "Beta", requests: 9 },
@@ -177,7 +179,7 @@ describe("GET /api/v1/analytics", () => {
 
     const quiet = expectAnalytics(await analytics(account.key, "?from=2025-05-01&to=2025-05-31"));
     expect(quiet.daily).toHaveLength(31);
-    expect(quiet.totals).toEqual({ requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
+    expect(quiet.totals).toEqual({ requests: 0, succeeded: 0, notModified: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
     expect(quiet.byKey).toEqual([]);
     expect(quiet.byEndpoint).toEqual([]);
   });
@@ -191,13 +193,13 @@ describe("GET /api/v1/analytics", () => {
     const [myKey, theirKey] = [await keyId(mine.id, "test key"), await keyId(theirs.id, "test key")];
 
     const my = expectAnalytics(await analytics(mine.key));
-    expect(my.totals).toEqual({ requests: 3, succeeded: 3, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
+    expect(my.totals).toEqual({ requests: 3, succeeded: 3, notModified: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 });
     expect(my.byKey).toEqual([{ keyId: myKey, name: "test key", requests: 3 }]);
     expect(my.byEndpoint).toEqual([{ method: "GET", path: "/blogs", requests: 3 }]);
     expectUsageOnlyBetween(my.daily, firstDay, utcToday(), my.totals);
 
     const their = expectAnalytics(await analytics(theirs.key));
-    expect(their.totals).toEqual({ requests: 5, succeeded: 4, clientErrors: 1, serverErrors: 0, rateLimited: 0 });
+    expect(their.totals).toEqual({ requests: 5, succeeded: 4, notModified: 0, clientErrors: 1, serverErrors: 0, rateLimited: 0 });
     expect(their.byKey).toEqual([{ keyId: theirKey, name: "test key", requests: 5 }]);
   });
 

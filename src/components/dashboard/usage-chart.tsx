@@ -4,6 +4,7 @@ type Outcome = Exclude<keyof UsageCounts, "requests">;
 
 export const OUTCOMES: { key: Outcome; label: string; swatch: string }[] = [
   { key: "succeeded", label: "Succeeded (2xx)", swatch: "bg-emerald-500" },
+  { key: "notModified", label: "Not modified (304)", swatch: "bg-sky-400" },
   { key: "clientErrors", label: "Client errors (4xx)", swatch: "bg-amber-400" },
   { key: "rateLimited", label: "Rate limited (429)", swatch: "bg-violet-500" },
   { key: "serverErrors", label: "Server errors (5xx)", swatch: "bg-red-500" },

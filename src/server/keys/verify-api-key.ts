@@ -29,9 +29,15 @@ export interface KeyedRequest {
  * state, and nothing is counted. An operation's request without a valid key is counted against its client IP (to
  * report, never to refuse); with a key lacking the permission, the account's budget is looked at;
  * otherwise one unit of it is consumed. A status, never an exception: the caller maps it
- * (src/server/api/rest/key-refusals.ts) and records the outcome.
+ * (src/server/api/rest/key-refusals.ts) and records the outcome. With `consume: false` (a
+ * conditional GET, whose 304 costs nothing) a valid key's budget is only looked at; the caller
+ * consumes it if the answer turns out not to be a 304.
  */
-export async function verifyApiKey(request: KeyedRequest, operation: { permission: Permission } | null): Promise<KeyVerification> {
+export async function verifyApiKey(
+  request: KeyedRequest,
+  operation: { permission: Permission } | null,
+  { consume = true }: { consume?: boolean } = {},
+): Promise<KeyVerification> {
   const presented = presentedApiKey({
     xApiKey: request.headers.get("x-api-key"),
     authorization: request.headers.get("authorization"),
@@ -47,6 +53,7 @@ export async function verifyApiKey(request: KeyedRequest, operation: { permissio
   if (!key.permissions.includes(operation.permission)) {
     return { status: "insufficient_permission", key, rateLimit: await peekAccountRate(key) };
   }
+  if (!consume) return { status: "valid", key, rateLimit: await peekAccountRate(key) };
   const rateLimit = await consumeAccountRate(key);
   return { status: rateLimit.success ? "valid" : "rate_limited", key, rateLimit };
 }

@@ -13,9 +13,11 @@ export const MAX_RANGE_DAYS = 366;
 
 
 export interface UsageCounts {
-  /** Every request: succeeded + clientErrors + serverErrors + rateLimited. */
+  /** Every request: succeeded + notModified + clientErrors + serverErrors + rateLimited. */
   requests: number;
   succeeded: number;
+  /** 304 answers to conditional GETs (README, The API), counted here only (they cost no rate limit). */
+  notModified: number;
   clientErrors: number;
   serverErrors: number;
   /** 429 answers, counted here only (not under clientErrors). */
@@ -82,7 +84,7 @@ export function assertAnalyticsRange(range: DayRange): void {
   }
 }
 
-const ZERO: UsageCounts = { requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 };
+const ZERO: UsageCounts = { requests: 0, succeeded: 0, notModified: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 };
 
 /**
  * The usage of every key of `accountId` from `from` to `to` (whole UTC days, inclusive). The
@@ -99,7 +101,7 @@ export async function getAnalytics(db: Db, query: { accountId: string } & DayRan
       db.usageDaily.groupBy({
         by: ["day"],
         where,
-        _sum: { requests: true, succeeded: true, clientErrors: true, serverErrors: true, rateLimited: true },
+        _sum: { requests: true, succeeded: true, notModified: true, clientErrors: true, serverErrors: true, rateLimited: true },
         orderBy: { day: "asc" },
       }),
       db.usageDaily.groupBy({
@@ -126,6 +128,7 @@ export async function getAnalytics(db: Db, query: { accountId: string } & DayRan
       {
         requests: sum?.requests ?? 0,
         succeeded: sum?.succeeded ?? 0,
+        notModified: sum?.notModified ?? 0,
         clientErrors: sum?.clientErrors ?? 0,
         serverErrors: sum?.serverErrors ?? 0,
         rateLimited: sum?.rateLimited ?? 0,

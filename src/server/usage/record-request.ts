@@ -8,8 +8,12 @@ export interface ApiRequestRecord {
   at: Date;
 }
 
-/** Which outcome counter a status adds to; a 429 counts as rate limited, not as a client error. */
-export function outcomeOf(status: number): "succeeded" | "clientErrors" | "serverErrors" | "rateLimited" {
+/**
+ * Which outcome counter a status adds to; a 429 counts as rate limited, not as a client error, and
+ * a 304 (a conditional GET, README, The API) as not modified.
+ */
+export function outcomeOf(status: number): "succeeded" | "notModified" | "clientErrors" | "serverErrors" | "rateLimited" {
+  if (status === 304) return "notModified";
   if (status === 429) return "rateLimited";
   if (status >= 500) return "serverErrors";
   if (status >= 400) return "clientErrors";

@@ -17,9 +17,9 @@ import { outcomeOf, type ApiRequestRecord } from "./record-request";
  * (account, day, key, method, path), added to the day's counters. Rows are sent sorted by their
  * key, so concurrent flushes (several server instances) lock them in the same order.
  */
-const USAGE_FLUSH_SQL = `INSERT INTO "usage_daily" ("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
-SELECT u.* FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
-  AS u("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited")
+const USAGE_FLUSH_SQL = `INSERT INTO "usage_daily" ("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited", "notModified")
+SELECT u.* FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[])
+  AS u("userId", "day", "keyId", "method", "path", "requests", "succeeded", "clientErrors", "serverErrors", "rateLimited", "notModified")
 -- A key deleted since (with its account) takes its usage with it, as the foreign key's cascade does.
 WHERE EXISTS (SELECT 1 FROM "api_key" AS k WHERE k."id" = u."keyId")
 ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
@@ -27,7 +27,8 @@ ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
   "succeeded" = "usage_daily"."succeeded" + EXCLUDED."succeeded",
   "clientErrors" = "usage_daily"."clientErrors" + EXCLUDED."clientErrors",
   "serverErrors" = "usage_daily"."serverErrors" + EXCLUDED."serverErrors",
-  "rateLimited" = "usage_daily"."rateLimited" + EXCLUDED."rateLimited"`;
+  "rateLimited" = "usage_daily"."rateLimited" + EXCLUDED."rateLimited",
+  "notModified" = "usage_daily"."notModified" + EXCLUDED."notModified"`;
 
 const FLUSH_INTERVAL_MS = 1_000;
 /** A batch this large is written at once, without waiting for the timer. */
@@ -76,6 +77,7 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
         rows.map((r) => r.clientErrors),
         rows.map((r) => r.serverErrors),
         rows.map((r) => r.rateLimited),
+        rows.map((r) => r.notModified),
       ]);
     } catch (error) {
       log.error({ err: error, rows: rows.length }, "could not record usage rows");
@@ -92,7 +94,7 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
       const id = `${record.accountId}\u0000${day}\u0000${record.keyId}\u0000${record.method}\u0000${record.path}`;
       let row = batch.rows.get(id);
       if (!row) {
-        row = { userId: record.accountId, day, keyId: record.keyId, method: record.method, path: record.path, requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 };
+        row = { userId: record.accountId, day, keyId: record.keyId, method: record.method, path: record.path, requests: 0, succeeded: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0, notModified: 0 };
         batch.rows.set(id, row);
       }
       row.requests += 1;

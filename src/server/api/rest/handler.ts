@@ -5,11 +5,13 @@ import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { consumeAccountRate } from "~/server/ratelimit/account-rate";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
 import { verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
+import { entityTag, headerNamesTag } from "../entity-tags";
 import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
@@ -23,13 +25,16 @@ export const API_PREFIX = "/api/v1";
 const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers":
-    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Used, RateLimit-Policy, RateLimit, Retry-After, Idempotent-Replayed",
+    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Used, RateLimit-Policy, RateLimit, Retry-After, Idempotent-Replayed, ETag",
 };
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "Access-Control-Allow-Headers": "Content-Type, Authorization, X-API-Key, Idempotency-Key",
+  "Access-Control-Allow-Headers": "Content-Type, Authorization, X-API-Key, Idempotency-Key, If-None-Match, If-Match",
   "Access-Control-Max-Age": "86400",
 };
+
+/** GET answers with an ETag: kept only by the client (never a shared cache), and always revalidated. */
+const CACHE_CONTROL_REVALIDATED = "private, no-cache";
 
 /** What the handler answers: written to the Node response once complete. */
 interface ApiAnswer {
@@ -81,7 +86,10 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   } catch (error) {
     answer = errorAnswer(toApiError(error), resHeaders);
   }
+  // Every answer is no-store but a GET's carrying an ETag, which its client may keep and revalidate.
+  const revalidated = answer.headers.has("ETag");
   mergeHeaders(answer.headers, API_SECURITY_HEADERS);
+  if (revalidated) answer.headers.set("Cache-Control", CACHE_CONTROL_REVALIDATED);
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   res.end(answer.body);
@@ -118,8 +126,10 @@ async function routeApiRequest(
   }
   const match = matchRoute(method, path);
   const operation = match && "route" in match && match.route.permission ? { permission: match.route.permission } : null;
-  // The one check of the key, right after routing and before the body (README, The API).
-  const verification = operation ? await verifyApiKey(request, operation) : await identifyKey(request);
+  // The one check of the key, right after routing and before the body (README, The API). A
+  // conditional GET's budget is consumed only once its answer is known not to be a 304.
+  const conditional = method === "GET" && request.headers.has("if-none-match");
+  const verification = operation ? await verifyApiKey(request, operation, { consume: !conditional }) : await identifyKey(request);
   if (!operation && verification.rateLimit) setRateLimitHeaders(resHeaders, verification.rateLimit);
   if (!match) {
     return errorAnswer(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${method} ${API_PREFIX}${path}`), resHeaders);
@@ -161,7 +171,35 @@ async function answerOperation(
       return errorAnswer(toApiError(error), context.resHeaders);
     }
   }
-  return callProcedure(req, res, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+  const answer = await callProcedure(req, res, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+  if (route.method !== "GET") return answer;
+  return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), key: verification.key!, route });
+}
+
+/**
+ * A GET's answer with its validator (README, The API: conditional requests): a 200 carries its
+ * strong ETag (and so `Cache-Control: private, no-cache`). With If-None-Match, whose key check only
+ * looked at the budget, a matching tag answers 304 without a body and without consuming the
+ * budget (as GitHub does); any other answer consumes its unit now, and is a 429 if none is left.
+ */
+async function answerConditionally(
+  answer: ApiAnswer,
+  { ifNoneMatch, key, route }: { ifNoneMatch: string | null; key: AuthenticatedKey; route: RestRoute },
+): Promise<ApiAnswer> {
+  const tag = answer.status === 200 && answer.body !== undefined ? entityTag(answer.body) : null;
+  if (tag) answer.headers.set("ETag", tag);
+  if (ifNoneMatch === null) return answer;
+  if (tag && headerNamesTag(ifNoneMatch, tag, "weak")) {
+    answer.headers.delete("Content-Type");
+    return { status: 304, headers: answer.headers };
+  }
+  const rateLimit = await consumeAccountRate(key);
+  const refusal = keyRefusal({ status: rateLimit.success ? "valid" : "rate_limited", key, rateLimit }, route.permission!, answer.headers);
+  if (refusal) {
+    answer.headers.delete("ETag");
+    return errorAnswer(refusal, answer.headers);
+  }
+  return answer;
 }
 
 /**

@@ -20,6 +20,7 @@ const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]
   RESOURCE_NOT_FOUND: ["Resource not found"],
   METHOD_NOT_ALLOWED: ["Method POST is not allowed on /api/v1/openapi.json", "Allowed: GET"],
   RESOURCE_CONFLICT: ["Resource conflict", "A blog with the slug my-first-post already exists"],
+  PRECONDITION_FAILED: ["Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry"],
   PAYLOAD_TOO_LARGE: ["Payload too large", "The request body must be at most 1 MiB"],
   UNSUPPORTED_MEDIA_TYPE: ["Unsupported media type", "The request body must be application/json"],
   INTERNAL_SERVER_ERROR: ["Internal server error"],

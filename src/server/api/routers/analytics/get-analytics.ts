@@ -11,8 +11,9 @@ import { procedure } from "../../trpc";
 const dateSchema = z.string().meta({ format: "date", example: "2026-01-31" });
 
 const usageCounts = {
-  requests: z.int().min(0).meta({ description: "All requests: succeeded + clientErrors + serverErrors + rateLimited" }),
+  requests: z.int().min(0).meta({ description: "All requests: succeeded + notModified + clientErrors + serverErrors + rateLimited" }),
   succeeded: z.int().min(0).meta({ description: "Requests answered with a 2xx status" }),
+  notModified: z.int().min(0).meta({ description: "Conditional GETs answered 304 Not Modified (they do not consume the rate limit)" }),
   clientErrors: z.int().min(0).meta({ description: "Requests answered with a 4xx status other than 429" }),
   serverErrors: z.int().min(0).meta({ description: "Requests answered with a 5xx status" }),
   rateLimited: z.int().min(0).meta({ description: "Requests refused with 429 RATE_LIMIT_EXCEEDED" }),

@@ -2,17 +2,18 @@ import { z } from "zod";
 import { deleteBlog } from "~/server/blogs/delete-blog";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { procedure } from "../../trpc";
+import { ifMatchPrecondition } from "./blog-entity-tag";
 import { blogIdParams, deleteBlogOutput } from "./schemas";
 
 export const deleteBlogProcedure = procedure
   .meta({
     permission: "delete:blogs",
-    openapi: { method: "DELETE", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Delete a blog" },
-    errors: ["RESOURCE_NOT_FOUND"],
+    openapi: { method: "DELETE", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Delete a blog", description: "With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED)." },
+    errors: ["RESOURCE_NOT_FOUND", "PRECONDITION_FAILED"],
   })
   .input(z.object(blogIdParams))
   .output(deleteBlogOutput)
   .mutation(async ({ ctx, input }) => {
-    const data = await deleteBlog(ctx.db, blogScope(ctx.caller), input.blogId);
+    const data = await deleteBlog(ctx.db, blogScope(ctx.caller), input.blogId, ifMatchPrecondition(ctx.headers));
     return { success: true as const, data };
   });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { findBlog } from "~/server/blogs/find-blog";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { procedure } from "../../trpc";
+import { blogAnswer } from "./blog-entity-tag";
 import { blogIdParams, blogOutput } from "./schemas";
 
 export const getBlogProcedure = procedure
@@ -13,6 +14,5 @@ export const getBlogProcedure = procedure
   .input(z.object(blogIdParams))
   .output(blogOutput)
   .query(async ({ ctx, input }) => {
-    const blog = await findBlog(ctx.db, blogScope(ctx.caller), { id: input.blogId });
-    return { success: true as const, data: { blog } };
+    return blogAnswer(await findBlog(ctx.db, blogScope(ctx.caller), { id: input.blogId }));
   });

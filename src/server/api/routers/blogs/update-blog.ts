@@ -3,6 +3,7 @@ import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { ApiError } from "../../errors";
 import { procedure, type Meta } from "../../trpc";
+import { blogAnswer, ifMatchPrecondition } from "./blog-entity-tag";
 import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
 import { blogOutput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
 
@@ -17,9 +18,10 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       summary: method === "PUT" ? "Update a blog" : "Update a blog (same as PUT)",
       description:
         "Partial update: only the fields sent change, and updatedAt advances. Read-only fields (id, createdAt, " +
-        "updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400.",
+        "updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if " +
+        "the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).",
     },
-    errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
+    errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PRECONDITION_FAILED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
   };
   return procedure
     .meta(meta)
@@ -29,14 +31,14 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       const scope = blogScope(ctx.caller);
       const { blogId, ...fields } = input;
       const { changes, readOnly } = splitBlogInput(scope, fields);
-      if (Object.values(changes).every((value) => value === undefined)) {
-        throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
-      }
+      // A changed read-only field is the more specific error, named even when nothing else is sent.
       if (Object.values(readOnly).some((value) => value !== undefined)) {
         assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, scope, { id: blogId }));
       }
-      const blog = await updateBlog(ctx.db, scope, blogId, changes);
-      return { success: true as const, data: { blog } };
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
+      }
+      return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, ifMatchPrecondition(ctx.headers)));
     });
 }
 
