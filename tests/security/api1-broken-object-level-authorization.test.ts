@@ -125,6 +125,14 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     for (const row of data.byKey) expect(bobKeyIds).toContain(row.keyId);
     expect(JSON.stringify(data)).not.toContain(annKeyId);
   },
+  "GET /rate_limit": async () => {
+    // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
+    const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
+    expectSuccess(await call("/blogs", { key: ann.key }));
+    const after = expectSuccess(await call("/rate_limit", { key: bob.key }));
+    expect([before.plan, before.limit]).toEqual(["free", 100]);
+    expect(after.used).toBe(before.used);
+  },
 };
 
 async function bobWritesAnnsBlogs(method: string, template: string): Promise<void> {
