@@ -1,14 +1,14 @@
 import type { RateLimitState } from "~/server/ratelimit";
 import type { PolicyRateLimitState } from "~/server/ratelimit/account-rate";
 
-/** What a bucket's state reports: the spec's three numbers, and how much of the window is used. */
+/** What a bucket's state reports: the three X-RateLimit numbers (README, The API), and how much of the window is used. */
 export function rateLimitReport(state: RateLimitState) {
   const remaining = Math.max(0, Math.min(state.limit, state.remaining));
   return { limit: state.limit, used: state.limit - remaining, remaining, reset: Math.ceil(state.reset / 1000) };
 }
 
 /**
- * A bucket's state in headers (README, The API): the spec's X-RateLimit-Limit, -Remaining and
+ * A bucket's state in headers (README, The API): X-RateLimit-Limit, -Remaining and
  * -Reset, X-RateLimit-Used, and the same state as the IETF RateLimit-Policy and RateLimit fields
  * (structured fields: the policy's name, its quota and window; what remains and the seconds until
  * the window resets).

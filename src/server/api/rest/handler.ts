@@ -61,7 +61,7 @@ interface ServedRequest {
 
 /**
  * The one entry of /api/v1: routes the request to its procedure through trpc-to-openapi and
- * shapes every answer: the spec's envelopes, status codes, request id, CORS and rate-limit headers.
+ * shapes every answer: the envelopes of README's The API, status codes, request id, CORS and rate-limit headers.
  * It works on Node's request and response, as both its callers have them: the production server
  * (src/server/http-server.ts) and, on Vercel and under `next dev`, the Pages Router API route.
  *
@@ -253,7 +253,7 @@ const callOpenApi = createOpenApiAdapter({
   successStatus: (procedurePath) => routeOfProcedure(procedurePath)?.successStatus ?? 200,
 });
 
-/** Runs the request's procedure; any failure becomes the spec's error envelope. */
+/** Runs the request's procedure; any failure becomes the API's error envelope (README, The API). */
 async function callProcedure(req: IncomingMessage, res: ServerResponse, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
   const pathAndQuery = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
   const outcome = await callOpenApi({ req, res, pathAndQuery, body, contextOptions: context });
