@@ -1,8 +1,9 @@
+import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
-import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
-import { blogScopeWhere, type BlogScope } from "./blog-scope";
-import { blogNotFound } from "./find-blog";
+import type { BlogView } from "./blog-view";
+import type { BlogScope } from "./blog-scope";
+import { findBlog } from "./find-blog";
 
 /**
  * What a conditional write expects of the blog's current state (the API's If-Match, README, The
@@ -10,19 +11,15 @@ import { blogNotFound } from "./find-blog";
  */
 export type BlogPrecondition = (current: BlogView) => boolean;
 
-type Transaction = Parameters<Parameters<Db["$transaction"]>[0]>[0];
-
 /**
  * Runs `write` in one transaction after checking `precondition` on the blog, locked (FOR UPDATE)
  * so that no other writer changes it between the check and the write: of two writers that read
  * the same state, the second waits for the first and then sees the new state.
  */
-export function writeIfUnchanged<T>(db: Db, scope: BlogScope, id: string, precondition: BlogPrecondition, write: (tx: Transaction) => Promise<T>): Promise<T> {
+export function writeIfUnchanged<T>(db: Db, scope: BlogScope, id: string, precondition: BlogPrecondition, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1 FROM "blog" WHERE "id" = ${id} FOR UPDATE`;
-    const current = await tx.blog.findFirst({ where: { id, ...blogScopeWhere(scope) }, select: BLOG_VIEW_COLUMNS });
-    if (!current) throw blogNotFound({ id }, scope);
-    if (!precondition(toBlogView(current))) {
+    if (!precondition(await findBlog(tx, scope, { id }))) {
       throw new DomainError("PRECONDITION_FAILED", "Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry");
     }
     return write(tx);

@@ -1,4 +1,4 @@
-import type { Caller } from "~/server/accounts/caller";
+import { callerAccount, type Caller } from "~/server/accounts/caller";
 
 /**
  * The blogs a caller may see: always one account's; for an API key only those with API access
@@ -10,9 +10,7 @@ export interface BlogScope {
 }
 
 export function blogScope(caller: Caller): BlogScope {
-  return caller.kind === "owner"
-    ? { accountId: caller.user.id, apiAccessOnly: false }
-    : { accountId: caller.key.accountId, apiAccessOnly: true };
+  return { accountId: callerAccount(caller).id, apiAccessOnly: caller.kind === "apiKey" };
 }
 
 /** The scope as a Prisma `where` on "blog". */

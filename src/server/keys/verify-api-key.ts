@@ -54,6 +54,11 @@ export async function verifyApiKey(
     return { status: "insufficient_permission", key, rateLimit: await peekAccountRate(key) };
   }
   if (!consume) return { status: "valid", key, rateLimit: await peekAccountRate(key) };
+  return consumeKeyBudget(key);
+}
+
+/** One unit of a valid key's account budget: still valid, or rate_limited once the budget is spent. */
+export async function consumeKeyBudget(key: AuthenticatedKey): Promise<KeyVerification> {
   const rateLimit = await consumeAccountRate(key);
   return { status: rateLimit.success ? "valid" : "rate_limited", key, rateLimit };
 }

@@ -5,9 +5,8 @@ import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
-import { consumeAccountRate } from "~/server/ratelimit/account-rate";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
-import { verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
+import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
@@ -193,8 +192,7 @@ async function answerConditionally(
     answer.headers.delete("Content-Type");
     return { status: 304, headers: answer.headers };
   }
-  const rateLimit = await consumeAccountRate(key);
-  const refusal = keyRefusal({ status: rateLimit.success ? "valid" : "rate_limited", key, rateLimit }, route.permission!, answer.headers);
+  const refusal = keyRefusal(await consumeKeyBudget(key), route.permission!, answer.headers);
   if (refusal) {
     answer.headers.delete("ETag");
     return errorAnswer(refusal, answer.headers);
