@@ -4,6 +4,10 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
 import { Button } from "./button";
 
+export const DIALOG_OVERLAY = "fixed inset-0 z-40 bg-slate-900/40";
+export const DIALOG_CONTENT =
+  "fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none";
+
 /**
  * A confirmation dialog (Radix: focus moves in, is trapped, Escape closes, focus returns to the
  * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles.
@@ -17,6 +21,7 @@ export function ConfirmDialog({
   busy,
   open,
   onOpenChange,
+  returnFocusTo,
 }: {
   trigger: ReactNode;
   title: string;
@@ -26,13 +31,21 @@ export function ConfirmDialog({
   busy?: boolean;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  /** Where the focus goes when the dialog closes, instead of its trigger (which the confirmed action may remove or disable). */
+  returnFocusTo?: () => HTMLElement | null | undefined;
 }) {
+  const returnFocus = (event: Event) => {
+    const target = returnFocusTo?.();
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  };
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+        <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
+        <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={returnFocus}>
           <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description asChild>
             <div className="mt-2 text-sm text-slate-600">{description}</div>
