@@ -73,10 +73,10 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await page.getByLabel("Title", { exact: true }).fill(blog.title);
     await page.getByLabel("Slug", { exact: true }).fill("Not A Slug");
     await expect(
-      page.getByText("blogSlug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them"),
+      page.getByText("Slug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them"),
     ).toBeVisible();
     await page.getByLabel("Slug", { exact: true }).fill(blog.slug);
-    await expect(page.getByText("blogSlug must contain only")).toHaveCount(0);
+    await expect(page.getByText("Slug must contain only")).toHaveCount(0);
     await page.getByLabel("Description", { exact: true }).fill(blog.description);
     await page.getByLabel("Content (Markdown)", { exact: true }).fill(blog.content);
     await page.getByRole("switch", { name: "Public", exact: true }).click();
