@@ -131,7 +131,8 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await expect(apiSwitch).toHaveAttribute("aria-checked", "true");
     await apiSwitch.click();
     await expect(apiSwitch).toHaveAttribute("aria-checked", "false");
-    await expect(apiSwitch).toBeEnabled();
+    // Saved: the switch stays enabled while saving (to keep the focus), busy until the answer.
+    await expect(apiSwitch).not.toHaveAttribute("aria-busy", "true");
     listed = await listBlogsWithKey(request, apiKey);
     expect(listed.body.data.blogs).toEqual([]);
     expect(listed.body.data.pagination.total).toBe(0);
@@ -139,7 +140,8 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
 
     await apiSwitch.click();
     await expect(apiSwitch).toHaveAttribute("aria-checked", "true");
-    await expect(apiSwitch).toBeEnabled();
+    // Saved: the switch stays enabled while saving (to keep the focus), busy until the answer.
+    await expect(apiSwitch).not.toHaveAttribute("aria-busy", "true");
     listed = await listBlogsWithKey(request, apiKey);
     expect(listed.body.data.blogs.map((b: any) => b.id)).toEqual([blogId]);
 

@@ -57,8 +57,8 @@ for (const viewport of VIEWPORTS) {
       const consoleErrors: string[] = [];
       page.on("pageerror", (error) => consoleErrors.push(error.message));
       page.on("console", (message) => {
-        // Chromium logs every failed response: the 502 and the 412 below are the ones the steps cause.
-        if (message.type() === "error" && !/status of (412|502)/.test(message.text())) consoleErrors.push(message.text());
+        // Chromium logs every failed response: the 502, 412 and 401 (Try it without a key) are the steps' own.
+        if (message.type() === "error" && !/status of (401|412|502)/.test(message.text())) consoleErrors.push(message.text());
       });
       const shotName = (step: string) => `${viewport.name}-${step}`;
       let blogId = "";
@@ -199,6 +199,14 @@ for (const viewport of VIEWPORTS) {
         await expect(conflict).toHaveCount(0);
       });
 
+      await test.step("confirming a deactivation leaves the focus on the page, not its body", async () => {
+        await page.goto("/dashboard/keys");
+        await page.getByRole("button", { name: "Deactivate conflict" }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Deactivate key" }).click();
+        await expect(page.getByRole("dialog")).toHaveCount(0);
+        await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
+      });
+
       await test.step("the public page: GFM, no overflow, social cards, canonical link, favicon", async () => {
         await page.goto(`/${owner.handle}/${slug}`);
         const article = page.locator("article");
@@ -217,6 +225,19 @@ for (const viewport of VIEWPORTS) {
         expect(favicon.status()).toBe(200);
         expect(favicon.headers()["content-type"]).toBe("image/x-icon");
       });
+
+      if (viewport.name === "laptop") {
+        await test.step("the API reference's Try it sends no example as a parameter", async () => {
+          await page.goto("/dashboard/api");
+          const reference = page.getByTestId("api-reference");
+          await expect(reference.getByRole("heading", { name: "List blogs" })).toBeVisible({ timeout: 30_000 });
+          await reference.locator("section", { has: page.getByRole("heading", { name: "List blogs" }) }).last().getByRole("button", { name: /Test Request/ }).first().click();
+          const sent = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/v1/blogs");
+          await page.getByRole("button", { name: /^Send/ }).first().click();
+          const query = new URL((await sent).url()).searchParams;
+          expect(query.has("from") || query.has("to")).toBe(false);
+        });
+      }
 
       await test.step("closing the tab with unsaved changes asks first", async () => {
         await page.goto(`/dashboard/blogs/${blogId}`);

@@ -17,10 +17,9 @@ import type { AppRouter } from "~/server/api/root";
  * sent as the If-Match header, and `onEntityTag` is handed the ETag of the answer. Such calls go
  * alone, as the server tags only a lone answer.
  */
-export interface EntityTagContext {
+interface EntityTagContext {
   ifMatch?: string;
   onEntityTag?: (tag: string | null) => void;
-  [key: string]: unknown;
 }
 
 const usesEntityTags = (context: EntityTagContext) => context.ifMatch !== undefined || context.onEntityTag !== undefined;
@@ -84,16 +83,15 @@ export function errorMessage(error: unknown): string {
     const data = error.data as { details?: string; httpStatus?: number; code?: string; requestId?: string } | undefined;
     // No answer of ours: the network failed ("Failed to fetch") or something else answered (a proxy's HTML page).
     if (!data) return "The server could not be reached. Check your connection and try again.";
-    if (data?.code === "UNAUTHORIZED") return "Your session has ended: sign in again.";
-    if (data?.code === "NOT_FOUND") return "Not found: it may have been deleted, or it belongs to another account.";
-    if (data?.httpStatus !== undefined && data.httpStatus >= 500) {
+    if (data.code === "UNAUTHORIZED") return "Your session has ended: sign in again.";
+    if (data.code === "NOT_FOUND") return "Not found: it may have been deleted, or it belongs to another account.";
+    if (data.httpStatus !== undefined && data.httpStatus >= 500) {
       return `${error.message}: please try again, and if it keeps failing, quote request id ${data.requestId}.`;
     }
-    return data?.details ?? error.message;
+    return data.details ?? error.message;
   }
   return error instanceof Error ? error.message : "Something went wrong";
 }
-
 
 /** The request id of a failed call, to quote: from the error's data, else from the answer's header. */
 export function requestIdOf(error: unknown): string | undefined {

@@ -86,7 +86,7 @@ function differs(values: Values, saved: Values): boolean {
 /**
  * The blog's form, for a new blog or an existing one. An existing blog is saved with If-Match, the
  * ETag it was loaded (or last saved) with: when someone else changed it meanwhile, the owner chooses
- * to reload theirs or overwrite it with theirs (`onReload` loads it afresh; `onSaved` is told each save).
+ * to load that version or overwrite it with their own (`onReload` loads it afresh; `onSaved` is told each save).
  */
 export function BlogForm({
   blog,

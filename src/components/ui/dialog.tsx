@@ -1,7 +1,7 @@
 "use client";
 
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { Button } from "./button";
 
 export const DIALOG_OVERLAY = "fixed inset-0 z-40 bg-slate-900/40";
@@ -21,7 +21,6 @@ export function ConfirmDialog({
   busy,
   open,
   onOpenChange,
-  returnFocusTo,
 }: {
   trigger: ReactNode;
   title: string;
@@ -31,18 +30,20 @@ export function ConfirmDialog({
   busy?: boolean;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
-  /** Where the focus goes when the dialog closes, instead of its trigger (which the confirmed action may remove or disable). */
-  returnFocusTo?: () => HTMLElement | null | undefined;
 }) {
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  // Focus goes back to the trigger, unless the confirmed action removed it (a deactivated key's
+  // row loses its button): then to the page's heading, not the page's body.
   const returnFocus = (event: Event) => {
-    const target = returnFocusTo?.();
-    if (!target) return;
+    if (triggerRef.current?.isConnected) return;
     event.preventDefault();
-    target.focus();
+    document.querySelector<HTMLElement>("main h1")?.focus();
   };
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
+      <DialogPrimitive.Trigger asChild ref={triggerRef}>
+        {trigger}
+      </DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
         <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={returnFocus}>
