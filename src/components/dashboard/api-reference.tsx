@@ -4,6 +4,7 @@ import "@scalar/api-reference-react/style.css";
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { Skeleton } from "~/components/ui/card";
+import { withoutOptionalExamples, type OpenApiDocument } from "~/lib/try-it-document";
 import { LoadError } from "./load-error";
 
 // Scalar renders in the browser only (it is a Vue app inside a React wrapper).
@@ -11,30 +12,6 @@ const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").th
   ssr: false,
   loading: () => <Skeleton className="h-[70vh] w-full" />,
 });
-
-type Parameter = { required?: boolean; description?: string; example?: unknown; schema?: { example?: unknown } };
-type OpenApiDocument = { paths?: Record<string, Record<string, { parameters?: Parameter[] }>> };
-
-/**
- * The document as "Try it" should read it: Scalar sends every optional parameter that has an
- * example, filled with it (a list of blogs `from`/`to` an example date comes back empty), so an
- * optional parameter's example moves into its description, where it is still shown.
- */
-export function withoutOptionalExamples(document: OpenApiDocument): OpenApiDocument {
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.required) continue;
-        const example = parameter.example ?? parameter.schema?.example;
-        if (example === undefined) continue;
-        delete parameter.example;
-        if (parameter.schema) delete parameter.schema.example;
-        parameter.description = `${parameter.description ? `${parameter.description} ` : ""}Example: ${JSON.stringify(example)}.`;
-      }
-    }
-  }
-  return document;
-}
 
 async function fetchOpenApiDocument(): Promise<OpenApiDocument> {
   const response = await fetch("/api/v1/openapi.json").catch(() => null);

@@ -12,6 +12,7 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
+import { asSentence } from "~/lib/format";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage, isPreconditionFailed } from "~/trpc/react";
@@ -45,9 +46,9 @@ const EMPTY: Values = {
   allowApiAccess: true,
 };
 
-/** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…". */
+/** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
 function inFormWords(field: TextField, message: string): string {
-  return message.startsWith(`${field} `) ? FIELD_LABELS[field] + message.slice(field.length) : message;
+  return asSentence(message.startsWith(`${field} `) ? FIELD_LABELS[field] + message.slice(field.length) : message);
 }
 
 /** A field's problem by the API's own rule and message, or undefined. An empty slug is derived on create. */
