@@ -75,12 +75,13 @@ export function BlogsTable() {
 
       {list.error && <LoadError what="your blogs" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />}
       {!data ? (
+        // Skeletons while loading, never beside a failure.
         !list.error && (
-        <div className="space-y-2" aria-busy="true" aria-label="Loading blogs">
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} className="h-12 w-full" />
-          ))}
-        </div>
+          <div className="space-y-2" aria-busy="true" aria-label="Loading blogs">
+            {Array.from({ length: 4 }, (_, i) => (
+              <Skeleton key={i} className="h-12 w-full" />
+            ))}
+          </div>
         )
       ) : data.blogs.length === 0 ? (
         search ? (
