@@ -15,7 +15,8 @@ const config = [
         {
           patterns: [
             {
-              group: ["~/server", "~/server/*", "~/env", "~/generated/prisma/client", "**/server/*", "node:*"],
+              // tRPC's observables are the client links' building block, made for the browser.
+              group: ["~/server", "~/server/*", "~/env", "~/generated/prisma/client", "**/server/*", "!@trpc/server/observable", "node:*"],
               allowTypeImports: true,
               message: "Browser code imports server modules for their types only; move a shared rule to src/shared/.",
             },

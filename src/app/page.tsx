@@ -1,6 +1,8 @@
+import { headers } from "next/headers";
 import Link from "next/link";
 import { Brand } from "~/components/brand";
 import { buttonClasses } from "~/components/ui/button";
+import { getSessionUser } from "~/server/auth";
 
 const FEATURES = [
   ["Write in Markdown", "Every field of a blog, with a live preview, validated by the same rules as the API."],
@@ -8,30 +10,44 @@ const FEATURES = [
   ["A REST API with keys", "Keys with permissions and expirations, rate limits per plan, and usage per day, key and endpoint."],
 ] as const;
 
-export default function HomePage() {
+/** The landing page; an owner already signed in is offered the dashboard rather than sign-in and sign-up. */
+export default async function HomePage() {
+  const user = await getSessionUser(await headers());
   return (
     <div className="min-h-screen">
-      <header className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-4">
+      <header className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-4">
         <Brand />
-        <nav className="flex items-center gap-2" aria-label="Account">
-          <Link href="/sign-in" className={buttonClasses("ghost")}>
-            Sign in
-          </Link>
-          <Link href="/sign-up" className={buttonClasses("primary")}>
-            Create account
-          </Link>
+        <nav className="flex min-w-0 flex-wrap items-center justify-end gap-2" aria-label="Account">
+          {user ? (
+            <Link href="/dashboard" className={buttonClasses("primary", "sm")}>
+              Dashboard
+            </Link>
+          ) : (
+            <>
+              <Link href="/sign-in" className={buttonClasses("ghost", "sm")}>
+                Sign in
+              </Link>
+              <Link href="/sign-up" className={buttonClasses("primary", "sm")}>
+                {/* Shorter on a phone, so that the header keeps to one line. */}
+                <span className="sm:hidden">Sign up</span>
+                <span className="hidden sm:inline">Create account</span>
+              </Link>
+            </>
+          )}
         </nav>
       </header>
       <main className="mx-auto max-w-5xl px-4 pt-12 pb-20">
-        <h1 className="text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">Your blogs, in the browser and over an API.</h1>
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-5xl">Your blogs, in the browser and over an API.</h1>
         <p className="mt-4 max-w-2xl text-lg text-slate-600">
           Write and publish blogs from a dashboard; let your programs read and write the same blogs over a REST API
           at <code className="rounded bg-slate-100 px-1 font-mono text-base">/api/v1</code>, authenticated by API keys.
         </p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <Link href="/sign-up" className={buttonClasses("primary")}>
-            Get started
-          </Link>
+          {!user && (
+            <Link href="/sign-up" className={buttonClasses("primary")}>
+              Get started
+            </Link>
+          )}
           <Link href="/dashboard" className={buttonClasses("secondary")}>
             Go to the dashboard
           </Link>

@@ -2,6 +2,7 @@
 
 import { inferAdditionalFields } from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
+import { asSentence } from "./format";
 
 /** better-auth in the browser: sign-up, sign-in and sign-out against /api/auth on this origin. */
 export const authClient = createAuthClient({
@@ -25,5 +26,5 @@ export function authErrorMessage(error: { code?: string; message?: string; statu
       return "Enter a valid email address.";
   }
   if (error.status === 429) return "Too many attempts. Wait a minute, then try again.";
-  return error.message || "Something went wrong. Try again.";
+  return error.message ? asSentence(error.message) : "Something went wrong. Try again.";
 }

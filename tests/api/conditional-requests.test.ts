@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
+import { signIn, trpc } from "../support/dashboard";
 import { expectError, expectSuccess, rateLimitHeaders } from "./expect";
 
 /** README, The API: conditional requests (ETag, If-None-Match, If-Match). */
@@ -156,5 +157,38 @@ describe("an update of read-only fields only", () => {
     const id = await seedBlog(account.id, { title: "Same" });
     const blog = expectSuccess(await get(`/blogs/${id}`)).blog;
     expect(expectError(await write("PATCH", id, { id: blog.id, createdAt: blog.createdAt }), 400, "INVALID_PARAMETER").message).toBe("Nothing to update");
+  });
+});
+
+describe("If-Match from the dashboard (/api/trpc)", () => {
+  const trpcBlog = (answer: { body: any }) => answer.body.result.data.data.blog;
+
+  it("tags a single call's answer with the ETag /api/v1 gives the same blog, and the update's with the new one", async () => {
+    const id = await seedBlog(account.id, { title: "Tagged" });
+    const cookie = await signIn(account);
+    const loaded = await trpc(cookie, "blogs.get", { blogId: id });
+    expect(etagOf(loaded)).toBe(etagOf(await get(`/blogs/${id}`)));
+
+    const saved = await trpc(cookie, "blogs.update", { blogId: id, title: "Retitled" }, { headers: { "if-match": etagOf(loaded) } });
+    expect(trpcBlog(saved).title).toBe("Retitled");
+    expect(etagOf(saved)).toBe(etagOf(await get(`/blogs/${id}`)));
+  });
+
+  it("refuses an update or a delete based on a stale ETag with PRECONDITION_FAILED, and nothing changes", async () => {
+    const id = await seedBlog(account.id, { title: "Theirs" });
+    const cookie = await signIn(account);
+    const stale = etagOf(await trpc(cookie, "blogs.get", { blogId: id }));
+    expectSuccess(await write("PATCH", id, { description: "changed over the API meanwhile" }));
+    const before = await storedBlog(id);
+
+    const refused = await trpc(cookie, "blogs.update", { blogId: id, title: "Mine" }, { headers: { "if-match": stale } });
+    expect(refused.status).toBe(412);
+    expect(refused.body.error.data.apiCode).toBe("PRECONDITION_FAILED");
+    const refusedDelete = await trpc(cookie, "blogs.delete", { blogId: id }, { headers: { "if-match": stale } });
+    expect(refusedDelete.status).toBe(412);
+    expect(await storedBlog(id)).toEqual(before);
+
+    // Overwriting is a write without If-Match.
+    expect(trpcBlog(await trpc(cookie, "blogs.update", { blogId: id, title: "Mine" })).title).toBe("Mine");
   });
 });

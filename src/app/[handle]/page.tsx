@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Brand } from "~/components/brand";
 import { formatDate } from "~/lib/format";
 import { parsePublicPage } from "~/server/blogs/public-blogs";
+import { pageOrigin } from "~/server/page-origin";
 import { publicBlogIndex } from "~/server/public-pages";
 
 export const dynamic = "force-dynamic";
@@ -27,8 +28,17 @@ export async function generateMetadata(props: Params): Promise<Metadata> {
   const requested = await requestedPage(props);
   if (!requested) return { title: "Not found" };
   const { owner, page } = requested;
-  const title = `${owner.name} (@${owner.handle})`;
-  return { title: page === 1 ? title : `${title}, page ${page}`, description: `Public blogs of ${owner.name}` };
+  const name = `${owner.name} (@${owner.handle})`;
+  const title = page === 1 ? name : `${name}, page ${page}`;
+  const description = `Public blogs of ${owner.name}`;
+  const url = `${await pageOrigin()}${pageHref(owner.handle, page)}`;
+  return {
+    title,
+    description,
+    alternates: { canonical: url },
+    openGraph: { type: "website", url, title, description, siteName: "Blog Manager" },
+    twitter: { card: "summary", title, description },
+  };
 }
 
 /**
@@ -43,7 +53,7 @@ export default async function PublicIndexPage(props: Params) {
     <div className="mx-auto max-w-3xl px-4 py-8">
       <Brand />
       <main className="mt-10">
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{owner.name}</h1>
+        <h1 className="text-3xl font-bold tracking-tight wrap-anywhere text-slate-900">{owner.name}</h1>
         <p className="mt-1 text-slate-500">@{owner.handle}</p>
         {blogs.length === 0 ? (
           <p className="mt-10 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
@@ -53,12 +63,12 @@ export default async function PublicIndexPage(props: Params) {
           <ul className="mt-8 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
             {blogs.map((blog) => (
               <li key={blog.blogSlug} className="p-5">
-                <h2 className="text-lg font-semibold">
+                <h2 className="text-lg font-semibold wrap-anywhere">
                   <Link href={`/${owner.handle}/${blog.blogSlug}`} className="text-slate-900 hover:text-indigo-700 hover:underline">
                     {blog.title}
                   </Link>
                 </h2>
-                {blog.description && <p className="mt-1 text-sm text-slate-600">{blog.description}</p>}
+                {blog.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{blog.description}</p>}
                 <p className="mt-2 text-xs text-slate-500">{formatDate(blog.createdAt.toISOString())}</p>
               </li>
             ))}

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { asSentence } from "~/lib/format";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 
 type Errors = Partial<Record<"email" | "password" | "handle" | "form", string>>;
@@ -16,7 +17,7 @@ function check(values: { email: string; password: string; handle: string }): Err
   if (values.password.length < 8) errors.password = "The password must be at least 8 characters.";
   if (values.password.length > 128) errors.password = "The password must be at most 128 characters.";
   const problem = handleProblem(values.handle);
-  if (problem) errors.handle = problem;
+  if (problem) errors.handle = asSentence(problem);
   return errors;
 }
 

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Markdown } from "~/components/markdown";
 import { Button } from "~/components/ui/button";
 import { Card, CardTitle } from "~/components/ui/card";
@@ -12,12 +12,24 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
+import { asSentence } from "~/lib/format";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
-import { api, errorMessage } from "~/trpc/react";
+import { api, errorMessage, isPreconditionFailed } from "~/trpc/react";
+import { ConflictDialog } from "./conflict-dialog";
+import { useUnsavedChangesGuard } from "./unsaved-changes";
 
 const TEXT_FIELDS = ["title", "blogSlug", "description", "content", "seoTitle", "seoDescription"] as const;
 type TextField = (typeof TEXT_FIELDS)[number];
+/** How the form names each field: the API's messages start with the field's API name. */
+const FIELD_LABELS: Record<TextField, string> = {
+  title: "Title",
+  blogSlug: "Slug",
+  description: "Description",
+  content: "Content",
+  seoTitle: "SEO title",
+  seoDescription: "SEO description",
+};
 /** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
 const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
 type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean };
@@ -34,11 +46,17 @@ const EMPTY: Values = {
   allowApiAccess: true,
 };
 
+/** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
+function inFormWords(field: TextField, message: string): string {
+  return asSentence(message.startsWith(`${field} `) ? FIELD_LABELS[field] + message.slice(field.length) : message);
+}
+
 /** A field's problem by the API's own rule and message, or undefined. An empty slug is derived on create. */
 function fieldError(field: TextField, value: string, isNew: boolean): string | undefined {
   if (field === "blogSlug" && value === "" && isNew) return undefined;
   const result = FIELD_RULES[field].safeParse(value);
-  return result.success ? undefined : result.error.issues[0]?.message;
+  const message = result.success ? undefined : result.error.issues[0]?.message;
+  return message && inFormWords(field, message);
 }
 
 function validate(values: Values, isNew: boolean): Errors {
@@ -56,21 +74,61 @@ function serverErrors(error: unknown): Errors {
   if (error instanceof TRPCClientError) {
     // The field comes with the error's data (src/server/api/trpc.ts), never from its message.
     const field = TEXT_FIELDS.find((f) => f === (error.data as { field?: string } | undefined)?.field);
-    if (field) return { [field]: message };
+    if (field) return { [field]: inFormWords(field, message) };
   }
   return { form: message };
 }
 
-export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) {
+/** Whether the form holds changes not saved yet. */
+function differs(values: Values, saved: Values): boolean {
+  return (Object.keys(EMPTY) as (keyof Values)[]).some((field) => values[field] !== saved[field]);
+}
+
+/**
+ * The blog's form, for a new blog or an existing one. An existing blog is saved with If-Match, the
+ * ETag it was loaded (or last saved) with: when someone else changed it meanwhile, the owner chooses
+ * to load that version or overwrite it with their own (`onReload` loads it afresh; `onSaved` is told each save).
+ */
+export function BlogForm({
+  blog,
+  entityTag,
+  handle,
+  onSaved,
+  onReload,
+}: {
+  blog?: BlogView;
+  entityTag?: string | null;
+  handle: string;
+  onSaved?: (blog: BlogView, entityTag: string | null) => void;
+  onReload?: () => void;
+}) {
   const isNew = !blog;
   const router = useRouter();
   const queryClient = useQueryClient();
+  const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Values>(blog ? { ...blog } : EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [saved, setSaved] = useState<BlogView | undefined>(blog);
+  const [savedTag, setSavedTag] = useState(entityTag ?? null);
   const [notice, setNotice] = useState("");
   const [tab, setTab] = useState<"write" | "preview">("write");
   const [confirmOpen, setConfirmOpen] = useState(false);
+  const [conflict, setConflict] = useState(false);
+  // Bumped to move the focus to the first invalid field once the errors have rendered.
+  const [focusRequest, setFocusRequest] = useState(0);
+
+  useUnsavedChangesGuard(differs(values, saved ?? EMPTY));
+
+  useEffect(() => {
+    if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+
+  /** Shows `found` and, when a field is among them, takes the owner there. */
+  const showErrors = (found: Errors) => {
+    setErrors(found);
+    if (found.content) setTab("write");
+    if (TEXT_FIELDS.some((field) => found[field])) setFocusRequest((n) => n + 1);
+  };
 
   const set = <K extends keyof Values>(field: K, value: Values[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -82,22 +140,32 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
   };
 
   const save = useMutation({
-    mutationFn: async (v: Values) => {
+    /** Saves `values`; over whatever is stored when `overwrite`, else only over the version loaded. */
+    mutationFn: async ({ values: v, overwrite }: { values: Values; overwrite: boolean }) => {
       const fields = { ...v, blogSlug: v.blogSlug || undefined };
-      const { data } = saved ? await api.blogs.update.mutate({ blogId: saved.id, ...fields }) : await api.blogs.create.mutate(fields);
-      return data.blog;
+      if (!saved) return { blog: (await api.blogs.create.mutate(fields)).data.blog, entityTag: null };
+      let answeredTag: string | null = null;
+      const context = { ifMatch: overwrite ? undefined : (savedTag ?? undefined), onEntityTag: (tag: string | null) => (answeredTag = tag) };
+      const { data } = await api.blogs.update.mutate({ blogId: saved.id, ...fields }, { context });
+      return { blog: data.blog, entityTag: answeredTag };
     },
-    onSuccess: (result) => {
+    onSuccess: ({ blog: result, entityTag: tag }) => {
       void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
       if (isNew) {
         router.push(`/dashboard/blogs/${result.id}?created=1`);
         return;
       }
       setSaved(result);
+      setSavedTag(tag);
       setValues({ ...result });
+      setConflict(false);
       setNotice("Saved.");
+      onSaved?.(result, tag);
     },
-    onError: (error) => setErrors(serverErrors(error)),
+    onError: (error) => {
+      if (isPreconditionFailed(error)) setConflict(true);
+      else showErrors(serverErrors(error));
+    },
   });
 
   const remove = useMutation({
@@ -115,16 +183,16 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     const found = validate(values, isNew);
-    setErrors(found);
+    showErrors(found);
     if (Object.keys(found).length > 0) return;
-    save.mutate(values);
+    save.mutate({ values, overwrite: false });
   }
 
   const publicPath = saved ? `/${handle}/${saved.blogSlug}` : null;
   const count = (field: TextField, max: number) => `${values[field].length.toLocaleString("en")} / ${max.toLocaleString("en")}`;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
       <div className="space-y-6">
         <Card className="space-y-2">
           <Field label="Title" error={errors.title} hint={count("title", 200)}>
@@ -242,9 +310,7 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
               open={confirmOpen}
               onOpenChange={setConfirmOpen}
               trigger={
-                <Button variant="secondary" className="text-red-700">
-                  Delete blog
-                </Button>
+                <Button variant="danger">Delete blog</Button>
               }
               title={`Delete “${saved.title}”?`}
               description={
@@ -257,6 +323,16 @@ export function BlogForm({ blog, handle }: { blog?: BlogView; handle: string }) 
               onConfirm={() => remove.mutate(saved.id)}
             />
           )}
+          <ConflictDialog
+            open={conflict}
+            onOpenChange={setConflict}
+            busy={save.isPending}
+            onReload={() => {
+              setConflict(false);
+              onReload?.();
+            }}
+            onOverwrite={() => save.mutate({ values, overwrite: true })}
+          />
         </div>
       </div>
     </form>

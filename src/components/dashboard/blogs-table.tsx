@@ -7,9 +7,10 @@ import { buttonClasses, Button } from "~/components/ui/button";
 import { EmptyState, Skeleton } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
-import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
-import { formatDate } from "~/lib/format";
+import { Table, TBody, Th, THead, Tr } from "~/components/ui/table";
+import { LocalTime } from "~/components/ui/local-time";
 import { api, errorMessage } from "~/trpc/react";
+import { LoadError } from "./load-error";
 
 const PAGE_SIZE = 10;
 
@@ -69,15 +70,19 @@ export function BlogsTable() {
         </span>
       </div>
       <p role="alert" className="min-h-5 text-sm text-red-600">
-        {toggleError || (list.error ? errorMessage(list.error) : "")}
+        {toggleError}
       </p>
 
+      {list.error && <LoadError what="your blogs" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />}
       {!data ? (
-        <div className="space-y-2" aria-busy="true" aria-label="Loading blogs">
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} className="h-12 w-full" />
-          ))}
-        </div>
+        // Skeletons while loading, never beside a failure.
+        !list.error && (
+          <div className="space-y-2" aria-busy="true" aria-label="Loading blogs">
+            {Array.from({ length: 4 }, (_, i) => (
+              <Skeleton key={i} className="h-12 w-full" />
+            ))}
+          </div>
+        )
       ) : data.blogs.length === 0 ? (
         search ? (
           <EmptyState title={`No blog matches “${search}”`}>Try another word, or clear the search.</EmptyState>
@@ -89,8 +94,9 @@ export function BlogsTable() {
           </EmptyState>
         )
       ) : (
-        <Table label="Your blogs">
-          <THead>
+        // A table from md up; below, each row stacks into a card whose two switches are always in view.
+        <Table label="Your blogs" className="block md:table">
+          <THead className="hidden md:table-header-group">
             <tr>
               <Th>Title</Th>
               <Th>Slug</Th>
@@ -100,36 +106,54 @@ export function BlogsTable() {
               <Th>Updated</Th>
             </tr>
           </THead>
-          <TBody>
+          <TBody className="block md:table-row-group">
             {data.blogs.map((blog) => (
-              <Tr key={blog.id} data-testid={`blog-row-${blog.blogSlug}`}>
-                <Td className="max-w-64">
+              <Tr key={blog.id} data-testid={`blog-row-${blog.blogSlug}`} className="grid grid-cols-2 gap-x-4 gap-y-2 p-4 md:table-row md:p-0">
+                <td className="col-span-2 min-w-0 p-0 md:px-3 md:py-2">
                   <Link
                     href={`/dashboard/blogs/${blog.id}`}
-                    className="block truncate font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+                    title={blog.title}
+                    className="block truncate font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600 md:max-w-64"
                   >
                     {blog.title}
                   </Link>
-                </Td>
-                <Td className="font-mono text-xs text-slate-600">{blog.blogSlug}</Td>
-                <Td>
-                  <Switch
-                    label={`Public: ${blog.title}`}
-                    checked={flagValue(blog, "isPublic")}
-                    disabled={pending?.id === blog.id}
-                    onCheckedChange={(isPublic) => toggle.mutate({ id: blog.id, isPublic })}
-                  />
-                </Td>
-                <Td>
-                  <Switch
-                    label={`API access: ${blog.title}`}
-                    checked={flagValue(blog, "allowApiAccess")}
-                    disabled={pending?.id === blog.id}
-                    onCheckedChange={(allowApiAccess) => toggle.mutate({ id: blog.id, allowApiAccess })}
-                  />
-                </Td>
-                <Td className="whitespace-nowrap text-slate-600">{formatDate(blog.createdAt)}</Td>
-                <Td className="whitespace-nowrap text-slate-600">{formatDate(blog.updatedAt)}</Td>
+                </td>
+                <td className="col-span-2 min-w-0 p-0 font-mono text-xs text-slate-600 md:px-3 md:py-2">
+                  <span title={blog.blogSlug} className="block truncate md:max-w-48">
+                    {blog.blogSlug}
+                  </span>
+                </td>
+                {(
+                  [
+                    ["isPublic", "Public"],
+                    ["allowApiAccess", "API access"],
+                  ] as const
+                ).map(([flag, name]) => (
+                  <td key={flag} className="p-0 md:px-3 md:py-2">
+                    <span className="flex items-center gap-2">
+                      <Switch
+                        label={`${name}: ${blog.title}`}
+                        checked={flagValue(blog, flag)}
+                        busy={pending?.id === blog.id}
+                        onCheckedChange={(checked) => toggle.mutate({ id: blog.id, [flag]: checked })}
+                      />
+                      <span aria-hidden className="text-sm text-slate-700 md:hidden">
+                        {name}
+                      </span>
+                    </span>
+                  </td>
+                ))}
+                {(
+                  [
+                    ["createdAt", "Created"],
+                    ["updatedAt", "Updated"],
+                  ] as const
+                ).map(([field, name]) => (
+                  <td key={field} className="min-w-0 p-0 text-xs text-slate-600 md:px-3 md:py-2 md:text-sm md:whitespace-nowrap">
+                    <span className="md:hidden">{name} </span>
+                    <LocalTime iso={blog[field]} />
+                  </td>
+                ))}
               </Tr>
             ))}
           </TBody>

@@ -1,31 +1,57 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useEffect, useState } from "react";
 import { buttonClasses } from "~/components/ui/button";
 import { EmptyState, Skeleton } from "~/components/ui/card";
+import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage } from "~/trpc/react";
+import { TRPCClientError } from "@trpc/client";
 import { BlogForm } from "./blog-form";
+import { LoadError } from "./load-error";
 import { PageHeader } from "./page-header";
 
+interface LoadedBlog {
+  blog: BlogView;
+  /** The ETag it was read with, for the form's If-Match. */
+  entityTag: string | null;
+}
+
 export function EditBlog({ id, handle, created }: { id: string; handle: string; created: boolean }) {
-  const blog = useQuery({
-    queryKey: ["blogs.get", id],
-    queryFn: async () => (await api.blogs.get.query({ blogId: id })).data.blog,
+  const queryClient = useQueryClient();
+  const queryKey = ["blogs.get", id];
+  // Bumped on "Reload" after a conflict: the form starts afresh from the blog as stored.
+  const [formVersion, setFormVersion] = useState(0);
+  const loaded = useQuery({
+    queryKey,
+    queryFn: async (): Promise<LoadedBlog> => {
+      let entityTag: string | null = null;
+      const answer = await api.blogs.get.query({ blogId: id }, { context: { onEntityTag: (tag: string | null) => (entityTag = tag) } });
+      return { blog: answer.data.blog, entityTag };
+    },
     staleTime: 0,
   });
+  const title = loaded.data?.blog.title;
 
-  if (blog.error) {
-    return (
-      <EmptyState title="This blog can't be shown">
-        <p>{errorMessage(blog.error)}</p>
-        <Link href="/dashboard" className={buttonClasses("secondary", "sm", "mt-3")}>
-          Back to blogs
-        </Link>
-      </EmptyState>
-    );
+  useEffect(() => {
+    if (title !== undefined) document.title = `Edit “${title}” · Blog Manager`;
+  }, [title]);
+
+  if (loaded.error && !loaded.data) {
+    if (loaded.error instanceof TRPCClientError && loaded.error.data?.code === "NOT_FOUND") {
+      return (
+        <EmptyState title="This blog can't be shown">
+          <p>{errorMessage(loaded.error)}</p>
+          <Link href="/dashboard" className={buttonClasses("secondary", "sm", "mt-3")}>
+            Back to blogs
+          </Link>
+        </EmptyState>
+      );
+    }
+    return <LoadError what="the blog" error={loaded.error} onRetry={() => void loaded.refetch()} retrying={loaded.isFetching} />;
   }
-  if (!blog.data) {
+  if (!loaded.data) {
     return (
       <div aria-busy="true" aria-label="Loading the blog" className="space-y-4">
         <Skeleton className="h-9 w-64" />
@@ -34,10 +60,21 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
       </div>
     );
   }
+  const { blog, entityTag } = loaded.data;
   return (
     <>
-      <PageHeader title={`Edit “${blog.data.title}”`} description={created ? "Blog created." : undefined} />
-      <BlogForm key={blog.data.id} blog={blog.data} handle={handle} />
+      <PageHeader title={`Edit “${blog.title}”`} description={created ? "Blog created." : undefined} />
+      <BlogForm
+        key={`${blog.id}:${formVersion}`}
+        blog={blog}
+        entityTag={entityTag}
+        handle={handle}
+        onSaved={(saved, tag) => queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag })}
+        onReload={async () => {
+          await loaded.refetch();
+          setFormVersion((n) => n + 1);
+        }}
+      />
     </>
   );
 }

@@ -1,8 +1,12 @@
 "use client";
 
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { Button } from "./button";
+
+export const DIALOG_OVERLAY = "fixed inset-0 z-40 bg-slate-900/40";
+export const DIALOG_CONTENT =
+  "fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none";
 
 /**
  * A confirmation dialog (Radix: focus moves in, is trapped, Escape closes, focus returns to the
@@ -27,12 +31,22 @@ export function ConfirmDialog({
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
 }) {
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  // Focus goes back to the trigger, unless the confirmed action removed it (a deactivated key's
+  // row loses its button): then to the page's heading, not the page's body.
+  const returnFocus = (event: Event) => {
+    if (triggerRef.current?.isConnected) return;
+    event.preventDefault();
+    document.querySelector<HTMLElement>("main h1")?.focus();
+  };
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
+      <DialogPrimitive.Trigger asChild ref={triggerRef}>
+        {trigger}
+      </DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+        <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
+        <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={returnFocus}>
           <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description asChild>
             <div className="mt-2 text-sm text-slate-600">{description}</div>

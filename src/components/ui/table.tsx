@@ -1,7 +1,10 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "~/lib/cn";
 
-/** A table that scrolls sideways on narrow screens instead of breaking the page. */
+/**
+ * A table that scrolls sideways on narrow screens instead of breaking the page (unless its
+ * `className` restyles it for them, as the blogs list does).
+ */
 export function Table({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
   return (
     <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -12,12 +15,12 @@ export function Table({ children, className, label }: { children: ReactNode; cla
   );
 }
 
-export function THead({ children }: { children: ReactNode }) {
-  return <thead className="bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">{children}</thead>;
+export function THead({ children, className }: { children: ReactNode; className?: string }) {
+  return <thead className={cn("bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase", className)}>{children}</thead>;
 }
 
-export function TBody({ children }: { children: ReactNode }) {
-  return <tbody className="divide-y divide-slate-100">{children}</tbody>;
+export function TBody({ children, className }: { children: ReactNode; className?: string }) {
+  return <tbody className={cn("divide-y divide-slate-100", className)}>{children}</tbody>;
 }
 
 export function Tr({ className, ...props }: HTMLAttributes<HTMLTableRowElement>) {

@@ -3,6 +3,7 @@ import { getSessionUser } from "~/server/auth";
 import { withRequestId } from "~/server/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { entityTag } from "../entity-tags";
 import { ApiError } from "../errors";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
@@ -24,6 +25,13 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
       router: appRouter,
       req: withBoundedBody(req),
       maxBatchSize: MAX_BATCH_CALLS,
+      responseMeta: ({ data, errors }) => {
+        // A lone answer carries the ETag /api/v1 gives the same body (README, The API: conditional
+        // requests): the edit form sends it back as If-Match, to the procedures' one If-Match check.
+        const [only] = data;
+        if (data.length !== 1 || errors.length > 0 || !only || !("result" in only)) return {};
+        return { headers: { ETag: entityTag(JSON.stringify(only.result.data)) } };
+      },
       createContext: async ({ resHeaders }) => {
         // Runs after the calls are known and before any of them: nothing is read or looked up.
         if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) throw payloadTooLarge();
