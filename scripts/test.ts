@@ -39,7 +39,14 @@ const serverOutput: Buffer[] = [];
 let exitCode = 1;
 try {
   await applyMigrations(databaseUrl);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
+  // Webhook receivers in the tests listen on 127.0.0.1 and retry within seconds (docs/webhooks.md).
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NEXT_TELEMETRY_DISABLED: "1",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "1",
+    WEBHOOK_RETRY_SCHEDULE: "1s,2s,4s",
+  };
   if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };

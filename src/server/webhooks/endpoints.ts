@@ -25,6 +25,11 @@ const ENDPOINT_VIEW = {
   createdAt: true,
 } as const;
 
+/** An endpoint as its owner sees it (never its secret), timestamps as ISO 8601. */
+function toEndpointView<R extends { failingSince: Date | null; createdAt: Date }>(endpoint: R) {
+  return { ...endpoint, failingSince: endpoint.failingSince?.toISOString() ?? null, createdAt: endpoint.createdAt.toISOString() };
+}
+
 interface EndpointRef {
   id: string;
   accountId?: string;
@@ -59,11 +64,12 @@ export async function createWebhookEndpoint(
     data: { userId: input.accountId, url: url.href, description, eventTypes, secret },
     select: ENDPOINT_VIEW,
   });
-  return { ...endpoint, secret };
+  return { ...toEndpointView(endpoint), secret };
 }
 
-export function listWebhookEndpoints(db: Db, accountId: string) {
-  return db.webhookEndpoint.findMany({ where: { userId: accountId }, orderBy: { createdAt: "asc" }, select: ENDPOINT_VIEW });
+export async function listWebhookEndpoints(db: Db, accountId: string) {
+  const endpoints = await db.webhookEndpoint.findMany({ where: { userId: accountId }, orderBy: { createdAt: "asc" }, select: ENDPOINT_VIEW });
+  return endpoints.map(toEndpointView);
 }
 
 async function findEndpoint(db: Db, ref: EndpointRef) {
@@ -75,16 +81,18 @@ async function findEndpoint(db: Db, ref: EndpointRef) {
 /** Enabling starts a new count of failures; disabling says who did it. */
 export async function setWebhookEndpointEnabled(db: Db, ref: EndpointRef & { enabled: boolean }) {
   await findEndpoint(db, ref);
-  return db.webhookEndpoint.update({
+  const endpoint = await db.webhookEndpoint.update({
     where: { id: ref.id },
     data: ref.enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: "Disabled by its owner" },
     select: ENDPOINT_VIEW,
   });
+  return toEndpointView(endpoint);
 }
 
 export async function updateWebhookEventTypes(db: Db, ref: EndpointRef & { eventTypes: readonly string[] }) {
   await findEndpoint(db, ref);
-  return db.webhookEndpoint.update({ where: { id: ref.id }, data: { eventTypes: parseEventTypes(ref.eventTypes) }, select: ENDPOINT_VIEW });
+  const endpoint = await db.webhookEndpoint.update({ where: { id: ref.id }, data: { eventTypes: parseEventTypes(ref.eventTypes) }, select: ENDPOINT_VIEW });
+  return toEndpointView(endpoint);
 }
 
 /** Deletes the endpoint with its deliveries; queued attempts find nothing and stop. */
@@ -105,7 +113,7 @@ export async function rollWebhookSecret(db: Db, ref: EndpointRef): Promise<{ id:
 /** The endpoint's latest deliveries, newest first, each with its attempts. */
 export async function listWebhookDeliveries(db: Db, ref: EndpointRef) {
   await findEndpoint(db, ref);
-  return db.webhookDelivery.findMany({
+  const deliveries = await db.webhookDelivery.findMany({
     where: { endpointId: ref.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: RECENT_DELIVERIES,
@@ -122,6 +130,14 @@ export async function listWebhookDeliveries(db: Db, ref: EndpointRef) {
       },
     },
   });
+  return deliveries.map(({ event, attemptLog, ...delivery }) => ({
+    ...delivery,
+    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    event: { ...event, createdAt: event.createdAt.toISOString() },
+    attempts: attemptLog.map((attempt) => ({ ...attempt, startedAt: attempt.startedAt.toISOString() })),
+    attemptCount: delivery.attempts,
+  }));
 }
 
 /** A new delivery of `eventId` to the endpoint, attempted now and retried on the schedule. */
