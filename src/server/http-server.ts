@@ -11,12 +11,12 @@
  */
 import { createServer } from "node:http";
 import next from "next";
+import { env } from "~/env";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
 import { setClientIpHeader } from "./client-ip";
 import { getSqlPool } from "./db";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
-import { env } from "~/env";
 import { startWebhookWorker } from "./webhooks/worker";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -38,7 +38,12 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
-const webhookWorker = env.WEBHOOK_WORKER === "1" && env.DATABASE_URL ? await startWebhookWorker(env.DATABASE_URL) : undefined;
+// Webhook deliveries (docs/webhooks.md); the API serves on if the worker cannot start, and the
+// events wait in the outbox for the next start.
+const webhookWorker =
+  env.WEBHOOK_WORKER === "1" && env.DATABASE_URL
+    ? await startWebhookWorker(env.DATABASE_URL).catch((error: unknown) => void log.error({ err: error }, "webhook worker failed to start"))
+    : undefined;
 
 async function shutdown() {
   // Open keep-alive connections or a stuck flush must not hold the exit.

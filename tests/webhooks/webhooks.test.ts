@@ -4,9 +4,10 @@
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { quickAddJob } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectSuccess } from "../api/expect";
-import { call, createTestAccount, db, type TestAccount } from "../support/api";
+import { call, createTestAccount, createTestKey, db, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 import { tempDirMaker } from "../support/temp-dir";
 import { eventually, expectTypes, startReceiver, verifiedEvents, type Receiver } from "./receiver";
@@ -111,6 +112,68 @@ describe("events for every change to a blog", () => {
     expect(verifiedEvents(receiver, secret)[0]!.data.title).toBe("Committed");
     expect(await db().webhookEvent.count({ where: { userId: account.id, data: { path: ["title"], equals: "Rolled back" } } })).toBe(0);
     receiver.received.length = 0;
+  });
+});
+
+describe("API key events", () => {
+  it("api_key.deactivated when a key is deactivated; api_key.expiring once, 7 days before it expires", async () => {
+    const [account, receiver] = await Promise.all([createTestAccount(), startReceiver()]);
+    try {
+      const { secret } = await registerThroughCli(account, receiver, "api_key.deactivated,api_key.expiring");
+      const keyId = (await db().apiKey.findFirstOrThrow({ where: { userId: account.id }, select: { id: true } })).id;
+      expect((await cli(["key", "deactivate", "--id", keyId])).stderr).toBe("");
+      await createTestKey(account.id, { name: "soon", expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+      await createTestKey(account.id, { name: "later", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+      // The hourly maintenance job, twice: the notice is sent once.
+      for (let i = 0; i < 2; i++) await quickAddJob({ connectionString: process.env.DATABASE_URL }, "webhook_maintenance", {});
+
+      await eventually(() => expect(receiver.received).toHaveLength(2));
+      const events = verifiedEvents(receiver, secret);
+      expectTypes(events, ["api_key.deactivated", "api_key.expiring"]);
+      expect(events.find((event) => event.type === "api_key.deactivated")!.data).toMatchObject({ id: keyId, deactivatedAt: expect.any(String) });
+      expect(events.find((event) => event.type === "api_key.expiring")!.data).toMatchObject({ name: "soon" });
+      expect(JSON.stringify(events)).not.toContain("keyHash");
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("the dashboard's Webhooks page", () => {
+  it("sends a test event, lists the delivery with its attempt, and resends it with the same webhook-id", async () => {
+    const [account, receiver] = await Promise.all([createTestAccount(), startReceiver()]);
+    try {
+      const cookie = await signIn(account);
+      const created = (await trpc(cookie, "webhooks.create", { url: receiver.url, eventTypes: ["blog.deleted"] })).body.result.data;
+      expect((await trpc(cookie, "webhooks.sendTest", { id: created.id })).status).toBe(200);
+      await eventually(() => expect(receiver.received).toHaveLength(1));
+      const [test] = verifiedEvents(receiver, created.secret);
+      expect(test).toMatchObject({ type: "webhook.test", data: { endpointId: created.id } });
+
+      let deliveries: any[] = [];
+      await eventually(async () => {
+        deliveries = (await trpc(cookie, "webhooks.deliveries", { id: created.id })).body.result.data;
+        expect(deliveries).toMatchObject([{ status: "succeeded", attemptCount: 1, nextAttemptAt: null, event: { id: test!.id, type: "webhook.test" } }]);
+      });
+      expect(deliveries[0].attempts).toEqual([
+        { attempt: 1, startedAt: expect.any(String), durationMs: expect.any(Number), responseStatus: 200, responseBody: "thanks", error: null },
+      ]);
+
+      expect((await trpc(cookie, "webhooks.resend", { deliveryId: deliveries[0].id })).status).toBe(200);
+      await eventually(() => expect(receiver.received).toHaveLength(2));
+      expect(verifiedEvents(receiver, created.secret).map((event) => event.id)).toEqual([test!.id, test!.id]);
+
+      const rolled = (await trpc(cookie, "webhooks.rollSecret", { id: created.id })).body.result.data;
+      expect(rolled.secret).not.toBe(created.secret);
+      await trpc(cookie, "webhooks.sendTest", { id: created.id });
+      await eventually(() => expect(receiver.received).toHaveLength(3));
+      receiver.received.splice(0, 2);
+      expect(verifiedEvents(receiver, rolled.secret)).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
