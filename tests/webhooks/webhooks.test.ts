@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { quickAddJob } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectSuccess } from "../api/expect";
-import { call, createTestAccount, createTestKey, db, type TestAccount } from "../support/api";
+import { apiBaseUrl, call, createTestAccount, createTestKey, db, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 import { tempDirMaker } from "../support/temp-dir";
 import { eventually, expectTypes, startReceiver, verifiedEvents, type Receiver } from "./receiver";
@@ -206,6 +206,21 @@ describe("retries", () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("the Vercel Cron route", () => {
+  const cron = (authorization?: string) =>
+    fetch(new URL("/api/cron/webhooks", apiBaseUrl()), { headers: authorization ? { authorization } : {} });
+
+  it("refuses a call without CRON_SECRET in the error envelope, and runs the due jobs with it", async () => {
+    for (const answer of [await cron(), await cron("Bearer wrong-secret-of-some-length")]) {
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toMatchObject({ success: false, error: { code: "INVALID_API_KEY" } });
+    }
+    const answer = await cron(`Bearer ${process.env.CRON_SECRET}`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ success: true });
   });
 });
 
