@@ -13,19 +13,26 @@ export interface Receiver {
   received: Received[];
   /** The status of each answer in order; 200 once they run out. */
   statuses: number[];
+  /** The most requests it was answering at once. */
+  maxInFlight: number;
   close(): Promise<void>;
 }
 
-/** A webhook receiver on 127.0.0.1, as a customer would run one. */
-export async function startReceiver(statuses: number[] = []): Promise<Receiver> {
+/** A webhook receiver on 127.0.0.1, as a customer would run one, answering after `delayMs`. */
+export async function startReceiver(statuses: number[] = [], delayMs = 0): Promise<Receiver> {
   const received: Received[] = [];
+  let inFlight = 0;
   const server = createServer((req, res) => {
     let body = "";
+    receiver.maxInFlight = Math.max(receiver.maxInFlight, ++inFlight);
     req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
     req.on("end", () => {
       received.push({ headers: req.headers, body, at: Date.now() });
       res.statusCode = receiver.statuses.shift() ?? 200;
-      res.end(res.statusCode === 200 ? "thanks" : "not now");
+      setTimeout(() => {
+        inFlight--;
+        res.end(res.statusCode === 200 ? "thanks" : "not now");
+      }, delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -34,6 +41,7 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     statuses,
+    maxInFlight: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   return receiver;

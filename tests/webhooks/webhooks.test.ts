@@ -209,6 +209,21 @@ describe("retries", () => {
   });
 });
 
+describe("concurrency", () => {
+  it("sends one endpoint's deliveries concurrently, at most WEBHOOK_ENDPOINT_CONCURRENCY (4) at a time", async () => {
+    const [account, receiver] = await Promise.all([createTestAccount(), startReceiver([], 700)]);
+    try {
+      await registerThroughCli(account, receiver, "blog.created");
+      await db().blog.createMany({ data: Array.from({ length: 16 }, (_, i) => ({ userId: account.id, title: `Burst ${i}`, blogSlug: `burst-${i}` })) });
+      await eventually(() => expect(receiver.received).toHaveLength(16), 30_000);
+      expect(receiver.maxInFlight).toBeGreaterThan(1);
+      expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe("the Vercel Cron route", () => {
   const cron = (authorization?: string) =>
     fetch(new URL("/api/cron/webhooks", apiBaseUrl()), { headers: authorization ? { authorization } : {} });

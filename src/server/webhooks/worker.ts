@@ -7,7 +7,7 @@ import { WEBHOOK_TASKS } from "./tasks";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
-/** Jobs in flight at once across all endpoints (each waits on HTTP, not on the CPU). */
+/** Jobs in flight at once across all endpoints (each waits on HTTP, not on the CPU); each holds a connection only briefly. */
 const CONCURRENT_JOBS = 8;
 /** The job that dispatches every event still undispatched: queued at each start and cron call. */
 const SWEEP = { task: "webhook_fanout", jobKey: "webhook_fanout_sweep" } as const;
@@ -23,7 +23,7 @@ const logger = new Logger(logFactory);
 function options(connectionString: string) {
   // No named prepared statements: embedded PostgreSQL has one session for all connections
   // (src/server/db/embedded.ts), where a second connection preparing the same name fails.
-  return { connectionString, logger, taskList: WEBHOOK_TASKS, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: 4 };
+  return { connectionString, logger, taskList: WEBHOOK_TASKS, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
 }
 
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
