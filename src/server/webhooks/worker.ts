@@ -1,7 +1,7 @@
 // Runs the webhook jobs (src/server/webhooks/tasks.ts) on graphile-worker, in the same PostgreSQL
 // as the app: jobs survive restarts. The production server and `npm run dev` run a worker in
 // process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
-import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type Runner } from "graphile-worker";
+import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type Runner, type TaskList } from "graphile-worker";
 import { log } from "~/server/log";
 import { WEBHOOK_TASKS } from "./tasks";
 
@@ -20,10 +20,29 @@ const logFactory: LogFunctionFactory = (scope) => (level, message, meta) => {
 };
 const logger = new Logger(logFactory);
 
+/**
+ * The tasks, the hourly maintenance also dropping graphile-worker's idle named queues: each
+ * endpoint has WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue.
+ */
+function taskList(connectionString: string): TaskList {
+  return {
+    ...WEBHOOK_TASKS,
+    async webhook_maintenance(payload, helpers) {
+      await WEBHOOK_TASKS.webhook_maintenance!(payload, helpers);
+      const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
+      try {
+        await utils.cleanup({ tasks: ["GC_JOB_QUEUES"] });
+      } finally {
+        await utils.release();
+      }
+    },
+  };
+}
+
 function options(connectionString: string) {
   // No named prepared statements: embedded PostgreSQL has one session for all connections
   // (src/server/db/embedded.ts), where a second connection preparing the same name fails.
-  return { connectionString, logger, taskList: WEBHOOK_TASKS, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
+  return { connectionString, logger, taskList: taskList(connectionString), noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
 }
 
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
@@ -43,7 +62,7 @@ export async function startWebhookWorker(connectionString: string): Promise<Runn
 
 /** Vercel Cron: queues the sweep and the hourly maintenance, then runs every job that is due and returns. */
 export async function runDueWebhookJobs(connectionString: string): Promise<void> {
-  const utils = await makeWorkerUtils({ connectionString, logger });
+  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
   try {
     await utils.migrate();
     await utils.addJob(SWEEP.task, {}, { jobKey: SWEEP.jobKey });
