@@ -7,6 +7,7 @@
  * or when asked for (`--demo`, SEED_DEMO=1); in production without a key (docs/security.md).
  */
 import { spawn } from "node:child_process";
+import type { Runner } from "graphile-worker";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
@@ -25,6 +26,7 @@ const seedDemo =
   process.argv.includes("--demo") || process.env.SEED_DEMO === "1" || (mode === "dev" && !process.env.DATABASE_URL && process.env.SEED_DEMO !== "0");
 
 let embedded: EmbeddedPostgres | undefined;
+let webhookWorker: Runner | undefined;
 
 /** Ends the launcher with one line saying why: no stack trace for a setting or an unreachable database. */
 async function refuse(reason: string): Promise<never> {
@@ -60,6 +62,10 @@ try {
         "start with --demo (or SEED_DEMO=1) to serve it knowingly, or use another DATA_DIR or DATABASE_URL",
     );
   }
+  // The production server runs its own webhook worker; `next dev` has no process of its own for one.
+  if (mode === "dev" && process.env.WEBHOOK_WORKER !== "0") {
+    webhookWorker = await (await import("../src/server/webhooks/worker")).startWebhookWorker(databaseUrl);
+  }
   // The launcher's own connection is not needed while the server runs.
   await (await import("../src/server/db")).getDb().$disconnect();
 } catch (error) {
@@ -83,6 +89,7 @@ const app = spawn(process.execPath, serverArgs, {
 
 async function shutdown(code: number) {
   app.kill("SIGTERM");
+  await webhookWorker?.stop();
   await embedded?.stop();
   process.exit(code);
 }

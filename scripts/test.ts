@@ -14,6 +14,7 @@
  * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { applyMigrations } from "../src/server/db/migrate";
 import { ensureChromium } from "./lib/chromium";
@@ -39,7 +40,15 @@ const serverOutput: Buffer[] = [];
 let exitCode = 1;
 try {
   await applyMigrations(databaseUrl);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
+  // Webhook receivers in the tests listen on 127.0.0.1 and retry within seconds (docs/webhooks.md).
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NEXT_TELEMETRY_DISABLED: "1",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "1",
+    WEBHOOK_RETRY_SCHEDULE: "1s,2s,4s",
+    CRON_SECRET: randomBytes(24).toString("hex"),
+  };
   if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };

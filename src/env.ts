@@ -27,6 +27,16 @@ const schema = z.object({
    * address is the N-th from the right. 0: the socket's address is the client's.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** "1": webhook URLs may be http and reach loopback/private addresses (development, tests; docs/webhooks.md). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["0", "1"]).default("0"),
+  /** Waits before each retry of a failed delivery, e.g. "1s,2s,4s" (docs/webhooks.md). */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default("5s,5m,30m,2h,5h,10h,10h"),
+  /** Deliveries of one endpoint in flight at once. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
+  /** "0": this process runs no webhook worker (another process, or the Vercel Cron route, does). */
+  WEBHOOK_WORKER: z.enum(["0", "1"]).default("1"),
+  /** Vercel Cron's bearer token for /api/cron/webhooks. */
+  CRON_SECRET: z.string().min(16).optional(),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),
 });

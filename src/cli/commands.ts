@@ -7,7 +7,9 @@ import { importBlogs } from "~/server/blogs/import-blogs";
 import type { Db } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, setWebhookEndpointEnabled } from "~/server/webhooks/endpoints";
 import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
+import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
 
 type Flags<R extends string, O extends string> = Record<R, string> & Partial<Record<O, string>>;
 
@@ -72,6 +74,33 @@ export const COMMANDS: Record<string, Command> = {
       const account = await findAccountByEmail(db, email);
       return importBlogs(db, { accountId: account.id, blogs });
     },
+  }),
+  "webhook create": command({
+    usage: `webhook create --email E --url U --events ${WEBHOOK_EVENT_TYPES.slice(0, 2).join(",")} [--description D]`,
+    required: ["email", "url", "events"],
+    optional: ["description"],
+    async run(db, { email, url, events, description }) {
+      const account = await findAccountByEmail(db, email);
+      const { id, secret } = await createWebhookEndpoint(db, { accountId: account.id, url, eventTypes: events.split(","), description });
+      return { id, secret };
+    },
+  }),
+  "webhook list": command({
+    usage: "webhook list --email E",
+    required: ["email"],
+    async run(db, { email }) {
+      return listWebhookEndpoints(db, (await findAccountByEmail(db, email)).id);
+    },
+  }),
+  "webhook disable": command({
+    usage: "webhook disable --id ID",
+    required: ["id"],
+    run: (db, { id }) => setWebhookEndpointEnabled(db, { id, enabled: false }),
+  }),
+  "webhook delete": command({
+    usage: "webhook delete --id ID",
+    required: ["id"],
+    run: (db, { id }) => deleteWebhookEndpoint(db, { id }),
   }),
 };
 

@@ -2,6 +2,7 @@
 // result as JSON on stdout; on failure, one line on stderr and exit code 1.
 import { parseArgs } from "node:util";
 import { PERMISSIONS } from "~/shared/permissions";
+import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
 import { COMMANDS, type Command } from "./commands";
 import { withDatabaseUrl } from "./database";
 
@@ -13,6 +14,7 @@ ${Object.values(COMMANDS)
   .join("\n")}
 
 Permissions: ${PERMISSIONS.join(", ")}.
+Webhook events: ${WEBHOOK_EVENT_TYPES.join(", ")} (docs/webhooks.md).
 blogs import reads a JSON array of blog objects (title required; blogSlug, description, content,
 isPublic, allowApiAccess, seoTitle, seoDescription, createdAt, updatedAt optional). A bad entry is
 named by its index in the array (from 0) and nothing is imported.

@@ -11,11 +11,13 @@
  */
 import { createServer } from "node:http";
 import next from "next";
+import { env } from "~/env";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
 import { setClientIpHeader } from "./client-ip";
 import { getSqlPool } from "./db";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
+import { startWebhookWorker } from "./webhooks/worker";
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
@@ -36,6 +38,12 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
+// Webhook deliveries (docs/webhooks.md); the API serves on if the worker cannot start, and the
+// events wait in the outbox for the next start.
+const webhookWorker =
+  env.WEBHOOK_WORKER === "1" && env.DATABASE_URL
+    ? await startWebhookWorker(env.DATABASE_URL).catch((error: unknown) => void log.error({ err: error }, "webhook worker failed to start"))
+    : undefined;
 
 async function shutdown() {
   // Open keep-alive connections or a stuck flush must not hold the exit.
@@ -44,6 +52,8 @@ async function shutdown() {
   server.closeIdleConnections();
   // The batched usage of the last second is written, not lost with the process.
   await usageBatcher(getSqlPool).flush();
+  // Deliveries in flight finish; queued ones stay queued for the next start.
+  await webhookWorker?.stop();
   await app.close();
   process.exit(0);
 }

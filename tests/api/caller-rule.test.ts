@@ -28,7 +28,22 @@ const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
 
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
-    expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual(["keys.create", "keys.deactivate", "keys.list", "usage.analytics", "usage.rateLimit"]);
+    expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "keys.create",
+      "keys.deactivate",
+      "keys.list",
+      "usage.analytics",
+      "usage.rateLimit",
+      "webhooks.create",
+      "webhooks.delete",
+      "webhooks.deliveries",
+      "webhooks.list",
+      "webhooks.resend",
+      "webhooks.rollSecret",
+      "webhooks.sendTest",
+      "webhooks.setEnabled",
+      "webhooks.setEventTypes",
+    ]);
   });
 
   it.each(OWNER_ONLY.map((p) => p.path))("is refused %s, holding every permission", async (path) => {

@@ -4,6 +4,7 @@ import { expectError, expectSuccess } from "../api/expect";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
 import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
 import { expectUnchanged } from "../support/stored-objects";
+import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
 
 /**
  * OWASP API1:2023 Broken Object Level Authorization. Two accounts, Ann and Bob: every operation
@@ -22,6 +23,8 @@ let annBlog: string;
 let annHidden: string;
 let annKeyId: string;
 let bobSameSlugBlog: string;
+let annEndpointId: string;
+let annDeliveryId: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -39,6 +42,10 @@ beforeAll(async () => {
   annHidden = (await seedBlogs(ann.id, [{ title: "Ann's hidden draft", blogSlug: HIDDEN_SLUG, allowApiAccess: false, isPublic: true }]))[0]!;
   bobSameSlugBlog = (await seedBlogs(bob.id, [{ title: "Bob's shared slug", blogSlug: SHARED_SLUG }]))[0]!;
   annKeyId = (await db().apiKey.findFirstOrThrow({ where: { userId: ann.id }, select: { id: true } })).id;
+  // An endpoint no change of this test notifies, with one delivery that is never queued.
+  annEndpointId = (await createWebhookEndpoint(db(), { accountId: ann.id, url: "http://127.0.0.1:9/hooks", eventTypes: ["api_key.expiring"] })).id;
+  const event = await db().webhookEvent.create({ data: { id: `msg_api1${ann.id}`, userId: ann.id, type: "api_key.expiring", data: { id: annKeyId }, dispatchedAt: new Date() } });
+  annDeliveryId = (await db().webhookDelivery.create({ data: { eventId: event.id, endpointId: annEndpointId } })).id;
 });
 
 /** Runs `attack` and checks that none of Ann's stored objects changed. */
@@ -167,6 +174,22 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expectTrpcNotFound(await trpc(bobCookie, "keys.deactivate", { id: annKeyId }));
     expectSuccess(await call("/blogs", { key: ann.key }));
   },
+  "webhooks.list": async () => {
+    expect((await trpc(bobCookie, "webhooks.list")).body.result.data).toEqual([]);
+  },
+  "webhooks.create": async () => {
+    const answer = await trpc(bobCookie, "webhooks.create", { url: "http://127.0.0.1:9/bob", eventTypes: ["blog.created"], accountId: ann.id, userId: ann.id });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: answer.body.result.data.id } })).userId).toBe(bob.id);
+  },
+  "webhooks.setEnabled": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.setEnabled", { id: annEndpointId, enabled: false })),
+  "webhooks.setEventTypes": async () =>
+    expectTrpcNotFound(await trpc(bobCookie, "webhooks.setEventTypes", { id: annEndpointId, eventTypes: ["blog.created"] })),
+  "webhooks.rollSecret": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.rollSecret", { id: annEndpointId })),
+  "webhooks.delete": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.delete", { id: annEndpointId })),
+  "webhooks.deliveries": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.deliveries", { id: annEndpointId })),
+  "webhooks.sendTest": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.sendTest", { id: annEndpointId })),
+  "webhooks.resend": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.resend", { deliveryId: annDeliveryId })),
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });

@@ -1,14 +1,15 @@
 import { expect } from "vitest";
 import { db } from "./api";
 
-/** An account as stored: its user row, blogs and keys ("Last Used" aside: its own requests move it). */
+/** An account as stored: its user row, blogs, keys ("Last Used" aside: its own requests move it) and webhook endpoints with their deliveries. */
 export async function storedObjectsOf(accountId: string) {
-  const [user, blogs, keys] = await Promise.all([
+  const [user, blogs, keys, webhookEndpoints] = await Promise.all([
     db().user.findUniqueOrThrow({ where: { id: accountId } }),
     db().blog.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
     db().apiKey.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
+    db().webhookEndpoint.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, include: { deliveries: { orderBy: { id: "asc" } } } }),
   ]);
-  return { user, blogs, keys };
+  return { user, blogs, keys, webhookEndpoints };
 }
 
 /** Runs `attempt`, then checks that nothing the account has stored changed. */

@@ -2,6 +2,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { keysRouter } from "./routers/keys";
 import { usageRouter } from "./routers/usage";
+import { webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
@@ -10,6 +11,7 @@ export const appRouter = createTRPCRouter({
   analytics: analyticsRouter,
   keys: keysRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

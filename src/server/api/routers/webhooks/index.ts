@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { callerAccount } from "~/server/accounts/caller";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  resendWebhookDelivery,
+  rollWebhookSecret,
+  sendWebhookTestEvent,
+  setWebhookEndpointEnabled,
+  updateWebhookEventTypes,
+} from "~/server/webhooks/endpoints";
+import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
+import { createTRPCRouter, procedure } from "../../trpc";
+
+const endpointId = z.object({ id: z.string().min(1) });
+const eventTypes = z.array(z.string()).max(WEBHOOK_EVENT_TYPES.length, { error: `at most ${WEBHOOK_EVENT_TYPES.length} event types` });
+
+/**
+ * Webhook endpoints, for their owner in the dashboard (not part of /api/v1): every procedure is
+ * owner only (no permission, no OpenAPI meta) and finds only the owner's endpoints (docs/webhooks.md).
+ */
+export const webhooksRouter = createTRPCRouter({
+  list: procedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
+  create: procedure
+    .input(z.object({ url: z.string().max(4_096), eventTypes, description: z.string().optional() }))
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  setEnabled: procedure
+    .input(endpointId.extend({ enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  setEventTypes: procedure
+    .input(endpointId.extend({ eventTypes }))
+    .mutation(({ ctx, input }) => updateWebhookEventTypes(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  rollSecret: procedure.input(endpointId).mutation(({ ctx, input }) => rollWebhookSecret(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  delete: procedure.input(endpointId).mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  deliveries: procedure.input(endpointId).query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  resend: procedure
+    .input(z.object({ deliveryId: z.string().min(1) }))
+    .mutation(({ ctx, input }) => resendWebhookDelivery(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  sendTest: procedure.input(endpointId).mutation(({ ctx, input }) => sendWebhookTestEvent(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+});

@@ -1,0 +1,75 @@
+// Runs the webhook jobs (src/server/webhooks/tasks.ts) on graphile-worker, in the same PostgreSQL
+// as the app: jobs survive restarts. The production server and `npm run dev` run a worker in
+// process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
+import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type Runner, type TaskList } from "graphile-worker";
+import { log } from "~/server/log";
+import { WEBHOOK_TASKS } from "./tasks";
+
+/** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
+const POLL_INTERVAL_MS = 500;
+/** Jobs in flight at once across all endpoints (each waits on HTTP, not on the CPU); each holds a connection only briefly. */
+const CONCURRENT_JOBS = 8;
+/** The job that dispatches every event still undispatched: queued at each start and cron call. */
+const SWEEP = { task: "webhook_fanout", jobKey: "webhook_fanout_sweep" } as const;
+
+const logFactory: LogFunctionFactory = (scope) => (level, message, meta) => {
+  const fields = { worker: scope.label ?? "graphile-worker", ...(meta?.error ? { err: meta.error } : {}) };
+  if (level === "error") log.error(fields, message);
+  else if (level === "warning") log.warn(fields, message);
+  else log.debug(fields, message);
+};
+const logger = new Logger(logFactory);
+
+/**
+ * The tasks, the hourly maintenance also dropping graphile-worker's idle named queues: each
+ * endpoint has WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue.
+ */
+function taskList(connectionString: string): TaskList {
+  return {
+    ...WEBHOOK_TASKS,
+    async webhook_maintenance(payload, helpers) {
+      await WEBHOOK_TASKS.webhook_maintenance!(payload, helpers);
+      const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
+      try {
+        await utils.cleanup({ tasks: ["GC_JOB_QUEUES"] });
+      } finally {
+        await utils.release();
+      }
+    },
+  };
+}
+
+function options(connectionString: string) {
+  // No named prepared statements: embedded PostgreSQL has one session for all connections
+  // (src/server/db/embedded.ts), where a second connection preparing the same name fails.
+  return { connectionString, logger, taskList: taskList(connectionString), noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
+}
+
+/** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
+export async function startWebhookWorker(connectionString: string): Promise<Runner> {
+  const runner = await run({
+    ...options(connectionString),
+    concurrency: CONCURRENT_JOBS,
+    pollInterval: POLL_INTERVAL_MS,
+    // backfillPeriod 0: an hour missed while stopped is not caught up; the next one does the same work.
+    parsedCronItems: parseCronItems([{ task: "webhook_maintenance", match: "0 * * * *", options: { backfillPeriod: 0 } }]),
+  });
+  // Events recorded while no worker ran (or before the job engine was installed) are dispatched now.
+  await runner.addJob(SWEEP.task, {}, { jobKey: SWEEP.jobKey });
+  log.info("Webhook worker started");
+  return runner;
+}
+
+/** Vercel Cron: queues the sweep and the hourly maintenance, then runs every job that is due and returns. */
+export async function runDueWebhookJobs(connectionString: string): Promise<void> {
+  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
+  try {
+    await utils.migrate();
+    await utils.addJob(SWEEP.task, {}, { jobKey: SWEEP.jobKey });
+    const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+    await utils.addJob("webhook_maintenance", {}, { jobKey: "webhook_maintenance", jobKeyMode: "preserve_run_at", runAt: nextHour });
+  } finally {
+    await utils.release();
+  }
+  await runOnce(options(connectionString));
+}

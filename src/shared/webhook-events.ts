@@ -1,0 +1,15 @@
+/** The events an endpoint can subscribe to (docs/webhooks.md). */
+export const WEBHOOK_EVENT_TYPES = [
+  "blog.created",
+  "blog.updated",
+  "blog.deleted",
+  "blog.published",
+  "blog.unpublished",
+  "api_key.deactivated",
+  "api_key.expiring",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Sent by "Send test event" only, to the one endpoint asked; not subscribable. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
