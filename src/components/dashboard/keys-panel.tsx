@@ -198,7 +198,7 @@ function NewKeyCard({ created, onDone }: { created: { key: string; name: string 
   );
 }
 
-const STATUS_TONE = { active: "green", expired: "amber", deactivated: "red" } as const;
+const STATUS_TONE = { active: "green", expired: "amber", deactivated: "red", rolled: "neutral" } as const;
 
 function KeysTable({ keys }: { keys: ApiKeySummary[] }) {
   return (
