@@ -6,7 +6,9 @@ import { Button } from "./button";
 
 /**
  * A confirmation dialog (Radix: focus moves in, is trapped, Escape closes, focus returns to the
- * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles.
+ * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles. When the
+ * confirmed action removes the trigger, `onCloseAutoFocus` moves focus elsewhere (preventDefault
+ * and focus), instead of letting it fall to the page body.
  */
 export function ConfirmDialog({
   trigger,
@@ -17,6 +19,8 @@ export function ConfirmDialog({
   busy,
   open,
   onOpenChange,
+  confirmVariant = "danger",
+  onCloseAutoFocus,
 }: {
   trigger: ReactNode;
   title: string;
@@ -26,13 +30,17 @@ export function ConfirmDialog({
   busy?: boolean;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  confirmVariant?: "primary" | "danger";
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <DialogPrimitive.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+        <DialogPrimitive.Content
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
           <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description asChild>
             <div className="mt-2 text-sm text-slate-600">{description}</div>
@@ -41,7 +49,7 @@ export function ConfirmDialog({
             <DialogPrimitive.Close asChild>
               <Button variant="secondary">Cancel</Button>
             </DialogPrimitive.Close>
-            <Button variant="danger" onClick={onConfirm} loading={busy}>
+            <Button variant={confirmVariant} onClick={onConfirm} loading={busy}>
               {confirmLabel}
             </Button>
           </div>
