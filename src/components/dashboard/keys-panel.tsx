@@ -185,7 +185,7 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
             </h3>
             <Badge tone={STATUS_TONE[key.status]}>{key.status}</Badge>
             {inGrace && <Badge tone="amber">Rolled: works until {formatDateTime(key.graceEndsAt)}</Badge>}
-            {key.expiringSoon && <Badge tone="amber">Expires {formatDate(key.expiresAt)}</Badge>}
+            {key.expiringSoon && <Badge tone="amber">Expiring soon: {formatDate(key.expiresAt)}</Badge>}
             {key.rotationDue && <Badge tone="amber">Over 90 days old: roll it</Badge>}
           </div>
           {key.description && <p className="text-sm break-words text-slate-600">{key.description}</p>}

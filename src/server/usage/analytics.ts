@@ -154,3 +154,9 @@ export async function getAnalytics(db: Db, query: { accountId: string; keyId?: s
     byEndpoint: perEndpoint.map((row) => ({ method: row.method, path: row.path, requests: row._sum?.requests ?? 0 })),
   };
 }
+
+/** Requests of the account refused with 429 on the current UTC day. */
+export async function rateLimitedToday(db: Db, accountId: string, now = new Date()): Promise<number> {
+  const { _sum: sum } = await db.usageDaily.aggregate({ where: { userId: accountId, day: startOfUtcDay(now) }, _sum: { rateLimited: true } });
+  return sum.rateLimited ?? 0;
+}

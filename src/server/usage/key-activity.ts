@@ -30,7 +30,8 @@ export async function getKeyActivity(db: Db, query: { accountId: string; keyId: 
     getAnalytics(db, { ...query, ...resolveAnalyticsRange({}, now) }),
     db.apiRequestLog.findMany({
       where: { keyId: key.id },
-      orderBy: { id: "desc" },
+      // By time, not id: concurrent flushes may insert a later request first.
+      orderBy: [{ at: "desc" }, { id: "desc" }],
       take: KEY_RECENT_REQUESTS,
       select: { at: true, method: true, path: true, status: true, latencyMs: true, requestId: true },
     }),

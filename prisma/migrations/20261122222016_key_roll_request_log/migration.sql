@@ -21,7 +21,7 @@ CREATE TABLE "api_request_log" (
 CREATE INDEX "api_request_log_userId_id_idx" ON "api_request_log"("userId", "id" DESC);
 
 -- CreateIndex
-CREATE INDEX "api_request_log_keyId_id_idx" ON "api_request_log"("keyId", "id" DESC);
+CREATE INDEX "api_request_log_keyId_at_idx" ON "api_request_log"("keyId", "at" DESC);
 
 -- AddForeignKey
 ALTER TABLE "api_request_log" ADD CONSTRAINT "api_request_log_keyId_fkey" FOREIGN KEY ("keyId") REFERENCES "api_key"("id") ON DELETE CASCADE ON UPDATE CASCADE;
