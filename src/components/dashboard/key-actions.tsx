@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
@@ -24,14 +24,16 @@ function useKeyAction<T>(run: () => Promise<T>, onDone?: (result: T) => void) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState("");
-  const [done, setDone] = useState(false);
+  const done = useRef(false);
   const mutation = useMutation({
     mutationFn: run,
-    onSuccess: async (result) => {
-      await queryClient.invalidateQueries({ queryKey: KEYS_QUERY.queryKey });
-      setDone(true);
+    onSuccess: (result) => {
+      // Closed before the list is refreshed: the refresh may remove this dialog's key (and the
+      // dialog with it), and focus must have moved by then.
+      done.current = true;
       setOpen(false);
       onDone?.(result);
+      void queryClient.invalidateQueries({ queryKey: KEYS_QUERY.queryKey });
     },
     onError: (e) => setError(errorMessage(e)),
   });
@@ -44,13 +46,13 @@ function useKeyAction<T>(run: () => Promise<T>, onDone?: (result: T) => void) {
       onOpenChange: (next: boolean) => {
         setOpen(next);
         setError("");
-        if (next) setDone(false);
+        if (next) done.current = false;
       },
       busy: mutation.isPending,
     },
     /** Radix's onCloseAutoFocus: after a success, focus goes to `focusAfter` (the trigger may be gone). */
     returnFocus: (focusAfter: string) => (event: Event) => {
-      if (!done) return;
+      if (!done.current) return;
       const target = document.getElementById(focusAfter);
       if (!target) return;
       event.preventDefault();
