@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import pg from "pg";
 import { signUp } from "./support";
 
 /**
@@ -20,6 +21,20 @@ const SIZES = [
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)("node_modules/.bin/tsx", ["src/cli/main.ts", ...args], { env: process.env });
   return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** Ages a key past the 90 days after which the list flags it, straight in the server's database. */
+async function ageKey(email: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `UPDATE "api_key" SET "createdAt" = now() - interval '91 days' WHERE "name" = $2 AND "userId" = (SELECT "id" FROM "user" WHERE "email" = $1)`,
+      [email, name],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 async function listBlogs(request: APIRequestContext, key: string) {
@@ -82,10 +97,12 @@ for (const size of SIZES) {
         await shot("02-first-page-expiring");
       });
 
-      await test.step("the list fits the screen once Last used holds a date", async () => {
+      await test.step("the list fits the screen once Last used holds a date; a key over 90 days old is flagged", async () => {
         expect((await listBlogs(request, firstKey)).status).toBe(200);
+        await ageKey(owner.email, "deploy");
         await page.goto("/dashboard/keys");
         const row = page.getByTestId("key-row-deploy");
+        await expect(row).toContainText("Over 90 days old: roll it");
         await expect(row).toContainText(/Last used\d+ \w+ \d{4}, \d\d:\d\d/);
         await expect(page.getByTestId("key-row-short-lived")).toContainText("Expiring soon");
         await expectNoOverflow(page, page.getByRole("button", { name: "Deactivate deploy" }));

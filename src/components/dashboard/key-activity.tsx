@@ -61,24 +61,24 @@ export function KeyActivityPanel({ id }: { id: string }) {
                 <THead>
                   <tr>
                     <Th>Time</Th>
-                    <Th>Method</Th>
-                    <Th>Route</Th>
-                    <Th>Status</Th>
-                    <Th className="text-right">Latency</Th>
-                    <Th>Request id</Th>
+                    <Th>Request and its id</Th>
+                    <Th>Status, latency</Th>
                   </tr>
                 </THead>
                 <TBody>
                   {activity.data.recent.map((request) => (
                     <Tr key={request.requestId}>
-                      <Td className="whitespace-nowrap text-slate-600">{formatDateTime(request.at)}</Td>
-                      <Td className="font-mono text-xs">{request.method}</Td>
-                      <Td className="font-mono text-xs break-all">{request.path}</Td>
+                      <Td className="text-slate-600">{formatDateTime(request.at)}</Td>
                       <Td>
-                        <Badge tone={statusTone(request.status)}>{request.status}</Badge>
+                        <span className="block font-mono text-xs text-slate-900">
+                          {request.method} {request.path}
+                        </span>
+                        <span className="block font-mono text-xs break-all text-slate-500">{request.requestId}</span>
                       </Td>
-                      <Td className="text-right whitespace-nowrap tabular-nums">{request.latencyMs} ms</Td>
-                      <Td className="font-mono text-xs break-all">{request.requestId}</Td>
+                      <Td className="whitespace-nowrap">
+                        <Badge tone={statusTone(request.status)}>{request.status}</Badge>
+                        <span className="ml-2 text-xs text-slate-600 tabular-nums">{request.latencyMs} ms</span>
+                      </Td>
                     </Tr>
                   ))}
                 </TBody>
