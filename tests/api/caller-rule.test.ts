@@ -28,7 +28,17 @@ const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
 
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
-    expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual(["keys.create", "keys.deactivate", "keys.list", "usage.analytics", "usage.rateLimit"]);
+    expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "keys.activity",
+      "keys.create",
+      "keys.deactivate",
+      "keys.endGrace",
+      "keys.list",
+      "keys.roll",
+      "keys.update",
+      "usage.analytics",
+      "usage.rateLimit",
+    ]);
   });
 
   it.each(OWNER_ONLY.map((p) => p.path))("is refused %s, holding every permission", async (path) => {

@@ -167,6 +167,19 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expectTrpcNotFound(await trpc(bobCookie, "keys.deactivate", { id: annKeyId }));
     expectSuccess(await call("/blogs", { key: ann.key }));
   },
+  "keys.update": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.update", { id: annKeyId, name: "Taken over", description: "Bob's now" }));
+  },
+  "keys.roll": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.roll", { id: annKeyId, grace: "0" }));
+    expectSuccess(await call("/blogs", { key: ann.key }));
+  },
+  "keys.endGrace": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.endGrace", { id: annKeyId }));
+  },
+  "keys.activity": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.activity", { id: annKeyId }));
+  },
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
