@@ -61,23 +61,31 @@ export function KeyActivityPanel({ id }: { id: string }) {
                 <THead>
                   <tr>
                     <Th>Time</Th>
-                    <Th>Request and its id</Th>
-                    <Th>Status, latency</Th>
+                    <Th>Request, id</Th>
+                    <Th>Status</Th>
                   </tr>
                 </THead>
                 <TBody>
                   {activity.data.recent.map((request) => (
                     <Tr key={request.requestId}>
-                      <Td className="text-slate-600">{formatDateTime(request.at)}</Td>
+                      <Td className="text-slate-600">
+                        {formatDateTime(request.at)
+                          .split(", ")
+                          .map((part) => (
+                            <span key={part} className="block whitespace-nowrap">
+                              {part}
+                            </span>
+                          ))}
+                      </Td>
                       <Td>
                         <span className="block font-mono text-xs text-slate-900">
                           {request.method} {request.path}
                         </span>
                         <span className="block font-mono text-xs break-all text-slate-500">{request.requestId}</span>
                       </Td>
-                      <Td className="whitespace-nowrap">
+                      <Td>
                         <Badge tone={statusTone(request.status)}>{request.status}</Badge>
-                        <span className="ml-2 text-xs text-slate-600 tabular-nums">{request.latencyMs} ms</span>
+                        <span className="block text-xs whitespace-nowrap text-slate-600 tabular-nums">{request.latencyMs} ms to answer</span>
                       </Td>
                     </Tr>
                   ))}
