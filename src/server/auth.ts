@@ -17,7 +17,7 @@ import { clientIpOfWebRequest } from "~/server/client-ip";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 
-/** Sign-in and sign-up attempts allowed per client IP and minute (docs/security.md). */
+/** Sign-in, sign-up and password-checking attempts allowed per client IP and minute, each (docs/security.md). */
 export const AUTH_ATTEMPTS_PER_MINUTE = 10;
 
 /** Failed sign-ins for one email before each further attempt must wait (docs/security.md). */
@@ -108,6 +108,10 @@ function createAuth() {
       customRules: {
         "/sign-in/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        // The account settings' calls that check the password (or change the address signed in with).
+        "/change-password": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/change-email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/delete-user": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
       },
       customStorage: {
         async consume(key, rule) {
