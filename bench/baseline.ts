@@ -169,8 +169,10 @@ function listQuery(params: URLSearchParams) {
 }
 
 async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const started = performance.now();
+  const requestId = randomUUID();
   const headers: Headers = {
-    "X-Request-Id": randomUUID(),
+    "X-Request-Id": requestId,
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers":
       "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed",
@@ -183,7 +185,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   }
   const { rows } = await pool.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
   const key = rows[0];
-  const rejected = !key ? "Invalid API key" : key.deactivatedAt ? "API key has been deactivated" : key.expiresAt && key.expiresAt <= new Date() ? "API key has expired" : null;
+  const rejected = !key ? "Invalid API key" : key.deactivatedAt ? "API key has been deactivated" : key.graceEndsAt && key.graceEndsAt <= new Date() ? "API key has been rolled" : key.expiresAt && key.expiresAt <= new Date() ? "API key has expired" : null;
   if (!key || rejected) {
     rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100));
     return error(res, 401, headers, "INVALID_API_KEY", rejected ?? "Invalid API key");
@@ -198,7 +200,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     });
   }
   const record = (status: number) =>
-    void usage.record({ accountId: key.userId, keyId: key.id, method: "GET", path: "/blogs", status, at: new Date() });
+    void usage.record({ accountId: key.userId, keyId: key.id, method: "GET", path: "/blogs", status, at: new Date(), latencyMs: Math.round(performance.now() - started), requestId });
   const limit = PLAN_LIMITS[key.plan] ?? 100;
   if (!permissions.includes("read:blogs")) {
     error(res, 403, headers, "INSUFFICIENT_PERMISSIONS", "This API key lacks the read:blogs permission");

@@ -177,6 +177,9 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await shot(page, "08-key-deactivate-confirm");
     await dialog.getByRole("button", { name: "Deactivate key" }).click();
     await expect(dialog).toBeHidden();
+    await expect(page.getByRole("heading", { name: "Your keys" })).toBeFocused();
+    await expect(page.getByTestId("key-row-e2e key")).toBeHidden();
+    await page.getByRole("checkbox", { name: /Show deactivated, expired and rolled keys/ }).check();
     await expect(page.getByTestId("key-row-e2e key")).toContainText("deactivated");
     const listed = await listBlogsWithKey(request, apiKey);
     expect(listed.status).toBe(401);

@@ -7,8 +7,10 @@ import { importBlogs } from "~/server/blogs/import-blogs";
 import type { Db } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
+import { rollApiKey } from "~/server/keys/roll-api-key";
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, setWebhookEndpointEnabled } from "~/server/webhooks/endpoints";
 import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
+import { DEFAULT_GRACE, GRACE_OPTIONS } from "~/shared/key-grace";
 import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
 
 type Flags<R extends string, O extends string> = Record<R, string> & Partial<Record<O, string>>;
@@ -65,6 +67,12 @@ export const COMMANDS: Record<string, Command> = {
       await deactivateApiKey(db, { id });
       return { id, status: "deactivated" };
     },
+  }),
+  "key roll": command({
+    usage: `key roll --id ID [--grace ${GRACE_OPTIONS.join("|")}] (default ${DEFAULT_GRACE})`,
+    required: ["id"],
+    optional: ["grace"],
+    run: (db, flags) => rollApiKey(db, flags),
   }),
   "blogs import": command({
     usage: "blogs import --email E --file F.json",

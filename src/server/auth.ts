@@ -17,7 +17,7 @@ import { clientIpOfWebRequest } from "~/server/client-ip";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 
-/** Sign-in and sign-up attempts allowed per client IP and minute (docs/security.md). */
+/** Sign-in, sign-up and password-checking attempts allowed per client IP and minute, each (docs/security.md). */
 export const AUTH_ATTEMPTS_PER_MINUTE = 10;
 
 /** Failed sign-ins for one email before each further attempt must wait (docs/security.md). */
@@ -84,6 +84,12 @@ function createAuth() {
         handle: { type: "string", required: true, input: true },
         plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
+      // Account settings (/dashboard/account). No email is ever sent, so addresses are never
+      // verified: a change applies at once. Deletion asks for the password; blogs, keys, usage and
+      // the request log go with the account (foreign keys' cascades, and the triggers of the
+      // blog_day_count and public_content_version migrations).
+      changeEmail: { enabled: true, updateEmailWithoutVerification: true },
+      deleteUser: { enabled: true },
     },
     advanced: {
       // Without BETTER_AUTH_URL the origin is the one the browser used, as the host and proxy headers
@@ -102,6 +108,10 @@ function createAuth() {
       customRules: {
         "/sign-in/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        // The account settings' calls that check the password (or change the address signed in with).
+        "/change-password": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/change-email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/delete-user": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
       },
       customStorage: {
         async consume(key, rule) {
@@ -121,6 +131,10 @@ function createAuth() {
           const session = await getSessionFromCtx(ctx);
           // Signed out: better-auth refuses the update itself.
           if (session) await assertHandleAvailable(ctx.body.handle, session.user.id);
+        }
+        // Deleting an account always takes its password, however fresh the session.
+        if (ctx.path === "/delete-user" && !(typeof ctx.body?.password === "string" && ctx.body.password)) {
+          throw new APIError("BAD_REQUEST", { message: "password is required to delete the account", code: "PASSWORD_REQUIRED" });
         }
         if (ctx.path === "/sign-in/email") {
           const waitSeconds = await authThrottle().perEmail.attempt(emailSubject(ctx.body?.email));

@@ -29,9 +29,13 @@ const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
     expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "keys.activity",
       "keys.create",
       "keys.deactivate",
+      "keys.endGrace",
       "keys.list",
+      "keys.roll",
+      "keys.update",
       "usage.analytics",
       "usage.rateLimit",
       "webhooks.create",

@@ -45,12 +45,16 @@ afterAll(async () => {
 });
 
 function cli(...args: string[]): Promise<Run> {
+  return cliOn(databaseUrl, ...args);
+}
+
+function cliOn(database: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     // tsx from node_modules rather than npx, which writes its own warnings to stderr.
     execFile(
       "node_modules/.bin/tsx",
       ["src/cli/main.ts", ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl } },
+      { env: { ...process.env, DATABASE_URL: database } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -252,6 +256,50 @@ describe("key deactivate", () => {
     expect(JSON.parse(again.stdout)).toEqual({ id, status: "deactivated" });
     expect((await db.apiKey.findUniqueOrThrow({ where: { id } })).deactivatedAt).toEqual(deactivatedAt);
     expectFailure(unknown, "key deactivate: no API key with id nope");
+  });
+});
+
+describe("key roll", () => {
+  /** Against the database of the server under test (npm test), so the keys are then used over HTTP. */
+  const serverDb = () => process.env.DATABASE_URL!;
+  const listBlogs = (key: string) => fetch(new URL("/api/v1/blogs", process.env.API_BASE_URL), { headers: { "x-api-key": key } });
+
+  async function rolledKeyPair(grace: string) {
+    const { getDb } = await import("~/server/db");
+    const owner = await createAccount(getDb(), { email: email(`roll-${grace}`), password: "secret-123" });
+    const old = await createApiKey(getDb(), { accountId: owner.id, name: "deploy", permissions: ["read:blogs"] });
+    const result = await cliOn(serverDb(), "key", "roll", "--id", old.id, "--grace", grace);
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    const rolled = JSON.parse(result.stdout) as { id: string; key: string; rolledKeyId: string; graceEndsAt: string };
+    expect(rolled).toMatchObject({ rolledKeyId: old.id, key: expect.stringMatching(/^bm_[a-z0-9]{64}$/) });
+    return { db: getDb(), old, rolled };
+  }
+
+  it("prints the new key; both work over HTTP during the grace, and the old one fails after it", async () => {
+    const { db: server, old, rolled } = await rolledKeyPair("1h");
+    expect(Date.parse(rolled.graceEndsAt) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect((await listBlogs(old.key)).status).toBe(200);
+    expect((await listBlogs(rolled.key)).status).toBe(200);
+    // The grace's end, moved to the past: the lookup compares it with the time of each request.
+    await server.apiKey.update({ where: { id: old.id }, data: { graceEndsAt: new Date(Date.now() - 1000) } });
+    const refused = await listBlogs(old.key);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { code: "INVALID_API_KEY", message: expect.stringContaining("rolled") } });
+    expect((await listBlogs(rolled.key)).status).toBe(200);
+  });
+
+  it("with --grace 0, the old key fails at once; a rolled key cannot be rolled again; a bad grace is refused", async () => {
+    const { old, rolled } = await rolledKeyPair("0");
+    expect((await listBlogs(old.key)).status).toBe(401);
+    expect((await listBlogs(rolled.key)).status).toBe(200);
+    const [again, bad, unknown] = await Promise.all([
+      cliOn(serverDb(), "key", "roll", "--id", old.id),
+      cliOn(serverDb(), "key", "roll", "--id", rolled.id, "--grace", "2d"),
+      cli("key", "roll", "--id", "nope"),
+    ]);
+    expectFailure(again, `key roll: API key ${old.id} cannot be rolled: it has already been rolled`);
+    expectFailure(bad, "key roll: grace must be one of 0, 1h, 24h, 7d");
+    expectFailure(unknown, "key roll: no API key with id nope");
   });
 });
 

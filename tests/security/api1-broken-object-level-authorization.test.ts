@@ -190,6 +190,19 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   "webhooks.deliveries": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.deliveries", { id: annEndpointId })),
   "webhooks.sendTest": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.sendTest", { id: annEndpointId })),
   "webhooks.resend": async () => expectTrpcNotFound(await trpc(bobCookie, "webhooks.resend", { deliveryId: annDeliveryId })),
+  "keys.update": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.update", { id: annKeyId, name: "Taken over", description: "Bob's now" }));
+  },
+  "keys.roll": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.roll", { id: annKeyId, grace: "0" }));
+    expectSuccess(await call("/blogs", { key: ann.key }));
+  },
+  "keys.endGrace": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.endGrace", { id: annKeyId }));
+  },
+  "keys.activity": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "keys.activity", { id: annKeyId }));
+  },
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });

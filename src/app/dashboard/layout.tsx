@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "~/components/auth/sign-out-button";
 import { Brand } from "~/components/brand";
 import { DashboardNav } from "~/components/dashboard/nav";
+import { NewKeyDialog } from "~/components/dashboard/new-key-dialog";
 import { requireSessionUser } from "~/server/session";
 import { TRPCReactProvider } from "~/trpc/react";
 
@@ -29,6 +30,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <NewKeyDialog />
     </TRPCReactProvider>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BlogsTable } from "~/components/dashboard/blogs-table";
+import { ExpiringKeysNotice } from "~/components/dashboard/expiring-keys-notice";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { buttonClasses } from "~/components/ui/button";
 
@@ -18,6 +19,7 @@ export default function BlogsPage() {
           </Link>
         }
       />
+      <ExpiringKeysNotice />
       <BlogsTable />
     </>
   );

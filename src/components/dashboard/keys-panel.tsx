@@ -1,18 +1,20 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import Link from "next/link";
+import { useId, useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
+import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
-import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
-import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
 import { PERMISSIONS, type Permission } from "~/shared/permissions";
 import { api, errorMessage } from "~/trpc/react";
+import { DeactivateKey, EditKey, EndGrace, RollKey } from "./key-actions";
+import { fieldErrors, KEYS_HEADING_ID, KEYS_QUERY } from "./keys-client";
+import { showNewKey } from "./new-key-dialog";
 
 const EXPIRATION_LABELS: Record<ExpirationOption, string> = { never: "Never", "30d": "30 days", "90d": "90 days", "1y": "1 year" };
 const PERMISSION_HINTS: Record<Permission, string> = {
@@ -21,29 +23,47 @@ const PERMISSION_HINTS: Record<Permission, string> = {
   "delete:blogs": "Delete blogs",
   "read:analytics": "Read usage analytics",
 };
+const CREATE_FIELDS = ["name", "description", "permissions"] as const;
 
 export function KeysPanel() {
-  const keys = useQuery({ queryKey: ["keys.list"], queryFn: () => api.keys.list.query() });
+  const keys = useQuery(KEYS_QUERY);
+  const [showInactive, setShowInactive] = useState(false);
+  const inactive = keys.data?.filter((key) => key.status !== "active").length ?? 0;
+  const shown = keys.data?.filter((key) => showInactive || key.status === "active") ?? [];
   return (
     <div className="space-y-6">
       <CreateKeyCard />
-      <section aria-labelledby="keys-heading" className="space-y-3">
-        <h2 id="keys-heading" className="text-base font-semibold text-slate-900">
-          Your keys
-        </h2>
+      <section aria-labelledby={KEYS_HEADING_ID} className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id={KEYS_HEADING_ID} tabIndex={-1} className="text-base font-semibold text-slate-900 focus:outline-none">
+            Your keys
+          </h2>
+          {keys.data && (
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" className="size-4 accent-indigo-600" checked={showInactive} onChange={(e) => setShowInactive(e.target.checked)} />
+              Show deactivated, expired and rolled keys ({inactive})
+            </label>
+          )}
+        </div>
         {keys.error ? (
           <p role="alert" className="text-sm text-red-600">
             {errorMessage(keys.error)}
           </p>
         ) : !keys.data ? (
           <div aria-busy="true" aria-label="Loading keys" className="space-y-2">
-            <Skeleton className="h-12 w-full" />
-            <Skeleton className="h-12 w-full" />
+            <Skeleton className="h-24 w-full" />
+            <Skeleton className="h-24 w-full" />
           </div>
         ) : keys.data.length === 0 ? (
           <EmptyState title="No API keys yet">Create one above to call the API from your programs.</EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title="No active keys">Create one above, or show the deactivated, expired and rolled ones.</EmptyState>
         ) : (
-          <KeysTable keys={keys.data} />
+          <ul aria-label="API keys" className="space-y-3">
+            {shown.map((key) => (
+              <KeyItem key={key.id} apiKey={key} />
+            ))}
+          </ul>
         )}
       </section>
     </div>
@@ -54,17 +74,17 @@ function CreateKeyCard() {
   const queryClient = useQueryClient();
   const [permissions, setPermissions] = useState<Permission[]>(["read:blogs"]);
   const [expires, setExpires] = useState<ExpirationOption>("never");
-  const [errors, setErrors] = useState<{ name?: string; permissions?: string; form?: string }>({});
-  const [created, setCreated] = useState<{ key: string; name: string } | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<(typeof CREATE_FIELDS)[number] | "form", string>>>({});
+  const permissionsErrorId = useId();
 
   const create = useMutation({
     mutationFn: (input: { name: string; description: string; permissions: Permission[]; expires: ExpirationOption }) =>
       api.keys.create.mutate(input),
     onSuccess: (result, input) => {
-      setCreated({ key: result.key, name: input.name });
-      void queryClient.invalidateQueries({ queryKey: ["keys.list"] });
+      showNewKey({ key: result.key, name: input.name.trim() });
+      void queryClient.invalidateQueries({ queryKey: KEYS_QUERY.queryKey });
     },
-    onError: (error) => setErrors({ form: errorMessage(error) }),
+    onError: (error) => setErrors(fieldErrors(error, CREATE_FIELDS)),
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -77,13 +97,8 @@ function CreateKeyCard() {
     if (permissions.length === 0) found.permissions = "at least one permission is required";
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    create.mutate(
-      { name, description: String(form.get("description") ?? ""), permissions, expires },
-      { onSuccess: () => formElement.reset() },
-    );
+    create.mutate({ name, description: String(form.get("description") ?? ""), permissions, expires }, { onSuccess: () => formElement.reset() });
   }
-
-  if (created) return <NewKeyCard created={created} onDone={() => setCreated(null)} />;
 
   return (
     <Card>
@@ -93,12 +108,12 @@ function CreateKeyCard() {
           <Field label="Name" error={errors.name} hint="To recognise the key, e.g. the program that uses it.">
             {(props) => <Input {...props} name="name" maxLength={100} required />}
           </Field>
-          <Field label="Description" hint="Optional.">
+          <Field label="Description" hint="Optional." error={errors.description}>
             {(props) => <Input {...props} name="description" maxLength={500} />}
           </Field>
         </div>
         <div className="space-y-4">
-          <fieldset aria-describedby="permissions-error">
+          <fieldset aria-describedby={permissionsErrorId} aria-invalid={errors.permissions ? true : undefined}>
             <legend className="text-sm font-medium text-slate-800">Permissions</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
               {PERMISSIONS.map((permission) => (
@@ -108,9 +123,7 @@ function CreateKeyCard() {
                     className="mt-0.5 size-4 accent-indigo-600"
                     checked={permissions.includes(permission)}
                     onChange={(e) =>
-                      setPermissions((current) =>
-                        e.target.checked ? [...current, permission] : current.filter((p) => p !== permission),
-                      )
+                      setPermissions((current) => (e.target.checked ? [...current, permission] : current.filter((p) => p !== permission)))
                     }
                   />
                   <span>
@@ -120,7 +133,7 @@ function CreateKeyCard() {
                 </label>
               ))}
             </div>
-            <p id="permissions-error" className="mt-1 min-h-4 text-xs text-red-600">
+            <p id={permissionsErrorId} role={errors.permissions ? "alert" : undefined} className="mt-1 min-h-4 text-xs text-red-600">
               {errors.permissions ?? ""}
             </p>
           </fieldset>
@@ -156,146 +169,61 @@ function CreateKeyCard() {
   );
 }
 
-function NewKeyCard({ created, onDone }: { created: { key: string; name: string }; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
+const STATUS_TONE = { active: "green", expired: "amber", deactivated: "red", rolled: "neutral" } as const;
+
+/** One key as a card: no table columns to overflow, at 1280 px or on a phone. */
+function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
+  const headingId = `key-${key.id}`;
+  const inGrace = key.status === "active" && key.graceEndsAt !== null;
   return (
-    <Card className="border-amber-300 bg-amber-50">
-      <CardTitle>Your new key “{created.name}”</CardTitle>
-      <p className="mt-2 text-sm font-medium text-amber-900" role="status">
-        Copy this key now: it is shown only once and can&apos;t be shown again. Store it somewhere safe.
-      </p>
-      <div className="mt-4 flex flex-col gap-2 sm:flex-row">
-        <label htmlFor="new-api-key" className="sr-only">
-          New API key
-        </label>
-        <input
-          id="new-api-key"
-          readOnly
-          value={created.key}
-          data-testid="new-api-key"
-          onFocus={(e) => e.currentTarget.select()}
-          // 15px: at 14px Chromium on Linux drops the underscore of DejaVu Sans Mono inside inputs.
-          className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-[15px]"
-        />
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            try {
-              await navigator.clipboard.writeText(created.key);
-              setCopied(true);
-            } catch {
-              setCopied(false);
-            }
-          }}
-        >
-          {copied ? "Copied" : "Copy key"}
-        </Button>
+    <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-xs" data-testid={`key-row-${key.name}`} aria-labelledby={headingId}>
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
+        <div className="min-w-0 space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 id={headingId} tabIndex={-1} className="min-w-0 font-medium break-words text-slate-900 focus:outline-none">
+              {key.name}
+            </h3>
+            <Badge tone={STATUS_TONE[key.status]}>{key.status}</Badge>
+            {inGrace && <Badge tone="amber">Rolled: works until {formatDateTime(key.graceEndsAt)}</Badge>}
+            {key.expiringSoon && <Badge tone="amber">Expiring soon: {formatDate(key.expiresAt)}</Badge>}
+            {key.rotationDue && <Badge tone="amber">Over 90 days old: roll it</Badge>}
+          </div>
+          {key.description && <p className="text-sm break-words text-slate-600">{key.description}</p>}
+          <p className="font-mono text-xs text-slate-700">{key.maskedKey}</p>
+          <div className="flex flex-wrap gap-1">
+            {key.permissions.map((p) => (
+              <Badge key={p} tone="indigo" className="font-mono">
+                {p}
+              </Badge>
+            ))}
+          </div>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-600 sm:flex sm:flex-wrap sm:gap-x-4">
+            <KeyDate label="Created" value={formatDate(key.createdAt)} />
+            <KeyDate label="Last used" value={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"} />
+            <KeyDate label="Expires" value={key.expiresAt ? formatDate(key.expiresAt) : "Never"} />
+            {key.deactivatedAt && <KeyDate label="Deactivated" value={formatDateTime(key.deactivatedAt)} />}
+            {key.status === "rolled" && <KeyDate label="Stopped" value={formatDateTime(key.graceEndsAt)} />}
+          </dl>
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2 lg:justify-end">
+          <Link href={`/dashboard/keys/${key.id}`} className={buttonClasses("ghost", "sm")} aria-label={`Activity of ${key.name}`}>
+            Activity
+          </Link>
+          <EditKey apiKey={key} />
+          {key.status === "active" && !key.rolledAt && <RollKey apiKey={key} />}
+          {inGrace && <EndGrace apiKey={key} />}
+          {key.status === "active" && <DeactivateKey apiKey={key} />}
+        </div>
       </div>
-      <Button className="mt-4" onClick={onDone}>
-        I have stored the key
-      </Button>
-    </Card>
+    </li>
   );
 }
 
-const STATUS_TONE = { active: "green", expired: "amber", deactivated: "red" } as const;
-
-function KeysTable({ keys }: { keys: ApiKeySummary[] }) {
+function KeyDate({ label, value }: { label: string; value: string }) {
   return (
-    <Table label="API keys">
-      <THead>
-        <tr>
-          <Th>Name</Th>
-          <Th>Key</Th>
-          <Th>Permissions</Th>
-          <Th>Created</Th>
-          <Th>Last used</Th>
-          <Th>Expires</Th>
-          <Th>Status</Th>
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </THead>
-      <TBody>
-        {keys.map((key) => (
-          <Tr key={key.id} data-testid={`key-row-${key.name}`}>
-            <Td className="max-w-48">
-              <span className="block truncate font-medium text-slate-900">{key.name}</span>
-              {key.description && <span className="block truncate text-xs text-slate-500">{key.description}</span>}
-            </Td>
-            <Td className="font-mono text-xs whitespace-nowrap">{key.maskedKey}</Td>
-            <Td>
-              <div className="flex min-w-40 flex-wrap gap-1">
-                {key.permissions.map((p) => (
-                  <Badge key={p} tone="indigo" className="font-mono">
-                    {p}
-                  </Badge>
-                ))}
-              </div>
-            </Td>
-            <Td className="whitespace-nowrap text-slate-600">{formatDate(key.createdAt)}</Td>
-            <Td className="whitespace-nowrap text-slate-600">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</Td>
-            <Td className="whitespace-nowrap text-slate-600">{key.expiresAt ? formatDate(key.expiresAt) : "Never"}</Td>
-            <Td>
-              <div className="flex flex-col items-start gap-1">
-                <Badge tone={STATUS_TONE[key.status]}>{key.status}</Badge>
-                {key.rotationDue && (
-                  <Badge tone="amber" className="whitespace-nowrap">
-                    Rotate: over 90 days old
-                  </Badge>
-                )}
-              </div>
-            </Td>
-            <Td className="text-right">{key.status !== "deactivated" && <DeactivateKey id={key.id} name={key.name} />}</Td>
-          </Tr>
-        ))}
-      </TBody>
-    </Table>
-  );
-}
-
-function DeactivateKey({ id, name }: { id: string; name: string }) {
-  const queryClient = useQueryClient();
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState("");
-  const deactivate = useMutation({
-    mutationFn: () => api.keys.deactivate.mutate({ id }),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["keys.list"] });
-      setOpen(false);
-    },
-    onError: (e) => setError(errorMessage(e)),
-  });
-  return (
-    <ConfirmDialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        setError("");
-      }}
-      trigger={
-        <Button variant="secondary" size="sm" aria-label={`Deactivate ${name}`}>
-          Deactivate
-        </Button>
-      }
-      title={`Deactivate “${name}”?`}
-      description={
-        <>
-          <p>
-            Applications using this key stop working at once: their very next request is refused. Deactivation is final;
-            to use the API again they need a new key.
-          </p>
-          {error && (
-            <p role="alert" className="mt-2 text-red-600">
-              {error}
-            </p>
-          )}
-        </>
-      }
-      confirmLabel="Deactivate key"
-      busy={deactivate.isPending}
-      onConfirm={() => deactivate.mutate()}
-    />
+    <div className="contents sm:flex sm:gap-1">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-slate-700">{value}</dd>
+    </div>
   );
 }

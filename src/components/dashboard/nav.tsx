@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
   { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
   { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
+  { href: "/dashboard/account", label: "Account", match: (p: string) => p.startsWith("/dashboard/account") },
 ];
 
 export function DashboardNav() {

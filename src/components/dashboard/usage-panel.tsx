@@ -1,17 +1,29 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Button } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
-import { PLAN_NAMES } from "~/shared/plans";
+import { PLAN_HOURLY_LIMITS, PLAN_NAMES, PLANS, type Plan } from "~/shared/plans";
 import { api, errorMessage } from "~/trpc/react";
+import { fieldErrors } from "./keys-client";
 import { OUTCOMES, UsageChart } from "./usage-chart";
 
+/** From this share of the hourly budget on, the page warns. */
+const BUDGET_WARNING_SHARE = 0.8;
+const RANGE_FIELDS = ["from", "to"] as const;
+
+type Range = { from?: string; to?: string };
+
 export function UsagePanel() {
+  const [range, setRange] = useState<Range>({});
   const rate = useQuery({ queryKey: ["usage.rateLimit"], queryFn: () => api.usage.rateLimit.query(), staleTime: 0 });
-  const analytics = useQuery({ queryKey: ["usage.analytics"], queryFn: () => api.usage.analytics.query(), staleTime: 0 });
-  const error = rate.error ?? analytics.error;
+  const analytics = useQuery({ queryKey: ["usage.analytics", range], queryFn: () => api.usage.analytics.query(range), staleTime: 0, retry: false });
+  const rangeErrors = analytics.error ? fieldErrors(analytics.error, RANGE_FIELDS) : {};
+  const error = rate.error ?? (analytics.error && rangeErrors.form ? analytics.error : null);
 
   return (
     <div className="space-y-6">
@@ -20,8 +32,11 @@ export function UsagePanel() {
           {errorMessage(error)}
         </p>
       )}
+      {rate.data && <BudgetWarning {...rate.data} />}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <Stat label="Plan" testId="usage-plan" value={rate.data && PLAN_NAMES[rate.data.plan]} sub={rate.data && `${rate.data.hourlyLimit.toLocaleString("en")} requests an hour`} />
+        <Stat label="Plan" testId="usage-plan" value={rate.data && PLAN_NAMES[rate.data.plan]} sub={rate.data && `${rate.data.hourlyLimit.toLocaleString("en")} requests an hour`}>
+          {rate.data && <NextPlan plan={rate.data.plan} />}
+        </Stat>
         <Stat
           label="This hour"
           testId="usage-window"
@@ -29,17 +44,30 @@ export function UsagePanel() {
           sub={rate.data && `${rate.data.remaining.toLocaleString("en")} remaining`}
         >
           {rate.data && (
-            <div className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
-              <div className="h-full rounded-full bg-indigo-600" style={{ width: `${(rate.data.used / rate.data.hourlyLimit) * 100}%` }} />
-            </div>
+            <>
+              <div className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100" aria-hidden>
+                <div className="h-full rounded-full bg-indigo-600" style={{ width: `${Math.min(1, rate.data.used / rate.data.hourlyLimit) * 100}%` }} />
+              </div>
+              <p className="mt-2 text-xs text-slate-500">
+                The budget counts requests that reach it: those refused before it (a missing permission, 403) and 304 answers appear in the
+                request counts below but not here.
+              </p>
+            </>
           )}
         </Stat>
-        <Stat label="Window resets" testId="usage-reset" value={rate.data && formatDateTime(rate.data.resetAt)} sub="Windows are whole UTC clock hours" />
+        <Stat
+          label="Window resets"
+          testId="usage-reset"
+          value={rate.data && `in ${minutesUntil(rate.data.resetAt)} min`}
+          sub={rate.data && `${formatDateTime(rate.data.resetAt)} · windows are whole UTC clock hours`}
+        />
       </div>
+
+      <RangePicker range={range} errors={rangeErrors} onChange={setRange} />
 
       <Card>
         <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <CardTitle>Requests per day, last 30 days</CardTitle>
+          <CardTitle>{analytics.data ? `Requests per day, ${analytics.data.from} to ${analytics.data.to}` : "Requests per day"}</CardTitle>
           {analytics.data && (
             <p className="text-sm text-slate-600" data-testid="usage-totals">
               {analytics.data.totals.requests.toLocaleString("en")} requests ·{" "}
@@ -56,7 +84,7 @@ export function UsagePanel() {
           {!analytics.data ? (
             <Skeleton className="h-24 w-full" />
           ) : analytics.data.byKey.length === 0 ? (
-            <EmptyState title="No requests in the last 30 days" />
+            <EmptyState title="No requests in this range" />
           ) : (
             <Table label="Requests by key">
               <THead>
@@ -81,7 +109,7 @@ export function UsagePanel() {
           {!analytics.data ? (
             <Skeleton className="h-24 w-full" />
           ) : analytics.data.byEndpoint.length === 0 ? (
-            <EmptyState title="No requests in the last 30 days" />
+            <EmptyState title="No requests in this range" />
           ) : (
             <Table label="Requests by endpoint">
               <THead>
@@ -137,5 +165,74 @@ function Stat({
       )}
       {children}
     </Card>
+  );
+}
+
+function minutesUntil(iso: string): number {
+  return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 60_000));
+}
+
+/** From 80% of the hourly budget, and whenever requests were refused with 429 today. */
+function BudgetWarning({ used, hourlyLimit, resetAt, rateLimitedToday }: { used: number; hourlyLimit: number; resetAt: string; rateLimitedToday: number }) {
+  const nearLimit = used >= hourlyLimit * BUDGET_WARNING_SHARE;
+  if (!nearLimit && rateLimitedToday === 0) return null;
+  return (
+    <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" data-testid="usage-warning">
+      {nearLimit && (
+        <p className="font-medium">
+          {Math.round((used / hourlyLimit) * 100)}% of this hour&apos;s budget is used ({used.toLocaleString("en")} of {hourlyLimit.toLocaleString("en")}); it resets in{" "}
+          {minutesUntil(resetAt)} min.
+        </p>
+      )}
+      {rateLimitedToday > 0 && (
+        <p className={nearLimit ? "mt-1" : "font-medium"}>
+          {rateLimitedToday.toLocaleString("en")} {rateLimitedToday === 1 ? "request was" : "requests were"} refused with 429 (rate limit exceeded) today (UTC).
+        </p>
+      )}
+    </div>
+  );
+}
+
+function NextPlan({ plan }: { plan: Plan }) {
+  const next = PLANS[PLANS.indexOf(plan) + 1];
+  return (
+    <p className="mt-2 text-xs text-slate-500" data-testid="usage-next-plan">
+      {next
+        ? `${PLAN_NAMES[next]} would give ${PLAN_HOURLY_LIMITS[next].toLocaleString("en")} requests an hour.`
+        : "The largest plan: ask us if you need more."}
+    </p>
+  );
+}
+
+/** The analytics range: two UTC days, both inclusive (the API's from/to); empty means the last 30 days. */
+function RangePicker({ range, errors, onChange }: { range: Range; errors: Partial<Record<"from" | "to" | "form", string>>; onChange: (range: Range) => void }) {
+  const [values, setValues] = useState({ from: range.from ?? "", to: range.to ?? "" });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onChange({ from: values.from || undefined, to: values.to || undefined });
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label="Date range" className="flex flex-wrap items-end gap-x-4 gap-y-1">
+      <Field label="From (UTC)" error={errors.from}>
+        {(props) => <Input {...props} type="date" value={values.from} onChange={(e) => setValues((v) => ({ ...v, from: e.target.value }))} />}
+      </Field>
+      <Field label="To (UTC)" error={errors.to}>
+        {(props) => <Input {...props} type="date" value={values.to} onChange={(e) => setValues((v) => ({ ...v, to: e.target.value }))} />}
+      </Field>
+      <div className="flex gap-2 pb-5">
+        <Button type="submit" variant="secondary">
+          Show
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            setValues({ from: "", to: "" });
+            onChange({});
+          }}
+        >
+          Last 30 days
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -10,7 +10,9 @@ export const DIALOG_CONTENT =
 
 /**
  * A confirmation dialog (Radix: focus moves in, is trapped, Escape closes, focus returns to the
- * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles.
+ * trigger). `onConfirm` may be async; the dialog stays open, busy, until it settles. When the
+ * confirmed action removed the trigger, focus goes to the page's heading; `onCloseAutoFocus`
+ * chooses another place (preventDefault and focus).
  */
 export function ConfirmDialog({
   trigger,
@@ -21,6 +23,8 @@ export function ConfirmDialog({
   busy,
   open,
   onOpenChange,
+  confirmVariant = "danger",
+  onCloseAutoFocus,
 }: {
   trigger: ReactNode;
   title: string;
@@ -30,6 +34,8 @@ export function ConfirmDialog({
   busy?: boolean;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  confirmVariant?: "primary" | "danger";
+  onCloseAutoFocus?: (event: Event) => void;
 }) {
   const triggerRef = useRef<HTMLButtonElement>(null);
   // Focus goes back to the trigger, unless the confirmed action removed it (a deactivated key's
@@ -46,7 +52,7 @@ export function ConfirmDialog({
       </DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
-        <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={returnFocus}>
+        <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={onCloseAutoFocus ?? returnFocus}>
           <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
           <DialogPrimitive.Description asChild>
             <div className="mt-2 text-sm text-slate-600">{description}</div>
@@ -55,7 +61,7 @@ export function ConfirmDialog({
             <DialogPrimitive.Close asChild>
               <Button variant="secondary">Cancel</Button>
             </DialogPrimitive.Close>
-            <Button variant="danger" onClick={onConfirm} loading={busy}>
+            <Button variant={confirmVariant} onClick={onConfirm} loading={busy}>
               {confirmLabel}
             </Button>
           </div>

@@ -13,13 +13,13 @@ export interface AuthenticatedKey {
   lastUsedAt: Date | null;
 }
 
-export type KeyRejection = "unknown" | "expired" | "deactivated";
+export type KeyRejection = "unknown" | "expired" | "deactivated" | "rolled";
 
 export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
 
 /**
  * Finds the key a request presents, by its hash, in one query (one round trip) that also brings
- * the account's plan. Nothing is cached, so a deactivation is seen by the very next request on every instance.
+ * the account's plan and a rolled key's end of grace. Nothing is cached, so a deactivation is seen by the very next request on every instance.
  */
 export async function authenticateApiKey(sql: SqlPool, presented: string, now = new Date()): Promise<KeyLookup> {
   const {
@@ -27,6 +27,7 @@ export async function authenticateApiKey(sql: SqlPool, presented: string, now = 
   } = await retryIfConnectionLost(() => sql.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]));
   if (!row) return { rejected: "unknown" };
   if (row.deactivatedAt) return { rejected: "deactivated" };
+  if (row.graceEndsAt && row.graceEndsAt <= now) return { rejected: "rolled" };
   if (row.expiresAt && row.expiresAt <= now) return { rejected: "expired" };
   return {
     key: {

@@ -1,3 +1,4 @@
+import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { isoTimestampSchema } from "~/server/timestamps";
@@ -28,35 +29,42 @@ export interface CreatedApiKey {
 }
 
 export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<CreatedApiKey> {
-  const name = input.name.trim();
+  const name = parseKeyName(input.name);
+  const description = parseKeyDescription(input.description ?? "");
+  const permissions = parsePermissions(input.permissions);
+  const createdAt = new Date();
+  const expiresAt = parseExpiry(input, createdAt);
+  return insertApiKey(db, { userId: input.accountId, name, description, permissions, expiresAt, createdAt });
+}
+
+/** Stores a new key of checked fields; only its hash is kept. */
+export async function insertApiKey(
+  db: Db | Prisma.TransactionClient,
+  fields: { userId: string; name: string; description: string; permissions: Permission[]; expiresAt: Date | null; createdAt: Date },
+): Promise<CreatedApiKey> {
+  const { key, hash, prefix, suffix } = generateApiKey();
+  const { id } = await db.apiKey.create({
+    data: { ...fields, keyHash: hash, keyPrefix: prefix, keySuffix: suffix },
+    select: { id: true },
+  });
+  return { id, key, permissions: fields.permissions, expiresAt: fields.expiresAt };
+}
+
+export function parseKeyName(value: string): string {
+  const name = value.trim();
   if (!name) throw new DomainError("MISSING_REQUIRED_FIELD", "name is required", undefined, "name");
   if (name.length > KEY_NAME_MAX_LENGTH) {
     throw new DomainError("INVALID_PARAMETER", `name must be at most ${KEY_NAME_MAX_LENGTH} characters`, undefined, "name");
   }
-  const description = input.description?.trim() ?? "";
+  return name;
+}
+
+export function parseKeyDescription(value: string): string {
+  const description = value.trim();
   if (description.length > KEY_DESCRIPTION_MAX_LENGTH) {
     throw new DomainError("INVALID_PARAMETER", `description must be at most ${KEY_DESCRIPTION_MAX_LENGTH} characters`, undefined, "description");
   }
-  const permissions = parsePermissions(input.permissions);
-  const createdAt = new Date();
-  const expiresAt = parseExpiry(input, createdAt);
-
-  const { key, hash, prefix, suffix } = generateApiKey();
-  const { id } = await db.apiKey.create({
-    data: {
-      userId: input.accountId,
-      name,
-      description,
-      keyHash: hash,
-      keyPrefix: prefix,
-      keySuffix: suffix,
-      permissions,
-      expiresAt,
-      createdAt,
-    },
-    select: { id: true },
-  });
-  return { id, key, permissions, expiresAt };
+  return description;
 }
 
 /** At least one, each a known permission; returned without repeats, in the canonical order. */

@@ -4,7 +4,7 @@
  */
 
 /** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
-export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."lastUsedAt", u."plan"::text AS "plan"
+export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."graceEndsAt", k."lastUsedAt", u."plan"::text AS "plan"
 FROM "api_key" AS k JOIN "user" AS u ON u."id" = k."userId"
 WHERE k."keyHash" = $1`;
 
@@ -14,6 +14,8 @@ export interface ApiKeyRow {
   permissions: string[];
   expiresAt: Date | null;
   deactivatedAt: Date | null;
+  /** Set once the key is rolled: from then on it is refused. */
+  graceEndsAt: Date | null;
   lastUsedAt: Date | null;
   plan: string;
 }

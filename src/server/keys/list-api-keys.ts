@@ -3,10 +3,13 @@ import type { Db } from "~/server/db";
 import { maskApiKey } from "./api-key";
 import { isPermission, type Permission } from "~/shared/permissions";
 
-export type ApiKeyStatus = "active" | "expired" | "deactivated";
+/** `rolled`: replaced by a new key, and past its grace. A rolled key in its grace is still `active`. */
+export type ApiKeyStatus = "active" | "expired" | "deactivated" | "rolled";
 
-/** Keys older than this are flagged for rotation in the dashboard. */
+/** Active keys older than this are flagged, with "Roll" as their action. */
 export const ROTATION_AGE_DAYS = 90;
+/** Active keys expiring within this many days are flagged, in the list and on the dashboard's first page. */
+export const EXPIRY_WARNING_DAYS = 7;
 
 export interface ApiKeySummary {
   id: string;
@@ -19,13 +22,25 @@ export interface ApiKeySummary {
   lastUsedAt: string | null;
   expiresAt: string | null;
   deactivatedAt: string | null;
+  /** When the key was rolled; it keeps working until graceEndsAt. */
+  rolledAt: string | null;
+  graceEndsAt: string | null;
   status: ApiKeyStatus;
-  /** Active and older than ROTATION_AGE_DAYS. */
+  /** Active, not rolled, and older than ROTATION_AGE_DAYS. */
   rotationDue: boolean;
+  /** Active and expiring within EXPIRY_WARNING_DAYS. */
+  expiringSoon: boolean;
 }
 
-export function apiKeyStatus(key: { expiresAt: Date | null; deactivatedAt: Date | null }, now: Date): ApiKeyStatus {
+interface KeyState {
+  expiresAt: Date | null;
+  deactivatedAt: Date | null;
+  graceEndsAt: Date | null;
+}
+
+export function apiKeyStatus(key: KeyState, now: Date): ApiKeyStatus {
   if (key.deactivatedAt) return "deactivated";
+  if (key.graceEndsAt && key.graceEndsAt <= now) return "rolled";
   if (key.expiresAt && key.expiresAt <= now) return "expired";
   return "active";
 }
@@ -46,6 +61,8 @@ export async function listApiKeys(db: Db, accountId: string, now = new Date()): 
       lastUsedAt: true,
       expiresAt: true,
       deactivatedAt: true,
+      rolledAt: true,
+      graceEndsAt: true,
     },
   });
   return keys.map((key) => {
@@ -60,8 +77,11 @@ export async function listApiKeys(db: Db, accountId: string, now = new Date()): 
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
       expiresAt: key.expiresAt?.toISOString() ?? null,
       deactivatedAt: key.deactivatedAt?.toISOString() ?? null,
+      rolledAt: key.rolledAt?.toISOString() ?? null,
+      graceEndsAt: key.graceEndsAt?.toISOString() ?? null,
       status,
-      rotationDue: status === "active" && now.getTime() - key.createdAt.getTime() > ROTATION_AGE_DAYS * DAY_MS,
+      rotationDue: status === "active" && !key.rolledAt && now.getTime() - key.createdAt.getTime() > ROTATION_AGE_DAYS * DAY_MS,
+      expiringSoon: status === "active" && key.expiresAt !== null && key.expiresAt.getTime() - now.getTime() <= EXPIRY_WARNING_DAYS * DAY_MS,
     };
   });
 }

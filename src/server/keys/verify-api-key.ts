@@ -6,7 +6,7 @@ import type { Permission } from "~/shared/permissions";
 import { presentedApiKey } from "./presented-key";
 
 /** What the one check of a request's key found (README, The API: key, then permission, then rate limit). */
-export type KeyStatus = "valid" | "missing" | "unknown" | "expired" | "deactivated" | "insufficient_permission" | "rate_limited";
+export type KeyStatus = "valid" | "missing" | "unknown" | "expired" | "deactivated" | "rolled" | "insufficient_permission" | "rate_limited";
 
 export interface KeyVerification {
   status: KeyStatus;

@@ -3,10 +3,13 @@ import { DomainError } from "~/server/domain-error";
 import { oneAtATime } from "./one-at-a-time";
 import { QUOTAS } from "./quotas";
 
-/** Keys that still authenticate: neither deactivated nor expired. */
+/**
+ * Keys that still authenticate and are not being replaced: neither deactivated, expired nor rolled
+ * (a rolled key in its grace has its replacement counted instead).
+ */
 export function countActiveKeys(db: Db, accountId: string, now = new Date()): Promise<number> {
   return db.apiKey.count({
-    where: { userId: accountId, deactivatedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    where: { userId: accountId, deactivatedAt: null, rolledAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
   });
 }
 

@@ -5,7 +5,7 @@ import type { Plan } from "~/shared/plans";
  * what an owner (dashboard) or a key (API) can create; the operator CLI is trusted and not bound.
  */
 export const QUOTAS = {
-  /** Keys neither deactivated nor expired. */
+  /** Keys neither deactivated, expired nor rolled. */
   activeKeysPerAccount: 50,
   /** Every blog of the account, with or without API access. */
   blogsPerAccount: { free: 1_000, pro: 100_000, enterprise: 1_000_000 } satisfies Record<Plan, number>,

@@ -87,15 +87,15 @@ export function assertAnalyticsRange(range: DayRange): void {
 const ZERO: UsageCounts = { requests: 0, succeeded: 0, notModified: 0, clientErrors: 0, serverErrors: 0, rateLimited: 0 };
 
 /**
- * The usage of every key of `accountId` from `from` to `to` (whole UTC days, inclusive). The
+ * The usage of every key of `accountId` (or of its key `keyId` alone) from `from` to `to` (whole UTC days, inclusive). The
  * queries run in one repeatable-read transaction, so totals, keys and endpoints add up.
  */
-export async function getAnalytics(db: Db, query: { accountId: string } & DayRange): Promise<Analytics> {
+export async function getAnalytics(db: Db, query: { accountId: string; keyId?: string } & DayRange): Promise<Analytics> {
   const from = startOfUtcDay(query.from);
   const to = startOfUtcDay(query.to);
   assertAnalyticsRange({ from, to });
 
-  const where = { userId: query.accountId, day: { gte: from, lte: to } };
+  const where = { userId: query.accountId, keyId: query.keyId, day: { gte: from, lte: to } };
   const [perDay, perKey, perEndpoint, keys] = await db.$transaction(
     [
       db.usageDaily.groupBy({
@@ -153,4 +153,10 @@ export async function getAnalytics(db: Db, query: { accountId: string } & DayRan
     byKey: perKey.map((row) => ({ keyId: row.keyId, name: names.get(row.keyId) ?? "", requests: row._sum?.requests ?? 0 })),
     byEndpoint: perEndpoint.map((row) => ({ method: row.method, path: row.path, requests: row._sum?.requests ?? 0 })),
   };
+}
+
+/** Requests of the account refused with 429 on the current UTC day. */
+export async function rateLimitedToday(db: Db, accountId: string, now = new Date()): Promise<number> {
+  const { _sum: sum } = await db.usageDaily.aggregate({ where: { userId: accountId, day: startOfUtcDay(now) }, _sum: { rateLimited: true } });
+  return sum.rateLimited ?? 0;
 }

@@ -6,6 +6,10 @@ export interface ApiRequestRecord {
   path: string;
   status: number;
   at: Date;
+  /** From the request's arrival to its answer. */
+  latencyMs: number;
+  /** The X-Request-Id it was answered with. */
+  requestId: string;
 }
 
 /**

@@ -4,6 +4,8 @@
  * would otherwise queue on the same usage_daily row. A request's record resolves when the batch
  * holding it is written, so the pending-writes tracker (analytics' read-your-writes) keeps
  * working; an analytics read asks for an immediate flush instead of waiting for the timer.
+ * The same flush writes each request to the request log and deletes each account's entries beyond
+ * its newest REQUEST_LOG_PER_ACCOUNT, so the log stays bounded without work on any request's path.
  */
 import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
@@ -30,12 +32,29 @@ ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
   "rateLimited" = "usage_daily"."rateLimited" + EXCLUDED."rateLimited",
   "notModified" = "usage_daily"."notModified" + EXCLUDED."notModified"`;
 
+/** One row per request; a key deleted since is skipped, as in USAGE_FLUSH_SQL. */
+const REQUEST_LOG_INSERT_SQL = `INSERT INTO "api_request_log" ("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId")
+SELECT r.* FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
+  AS r("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId")
+WHERE EXISTS (SELECT 1 FROM "api_key" AS k WHERE k."id" = r."keyId")`;
+
+/** Each account's log entries older than its newest $2 ($1: the accounts just written). */
+const REQUEST_LOG_TRIM_SQL = `DELETE FROM "api_request_log" AS l
+USING unnest($1::text[]) AS a("userId")
+WHERE l."userId" = a."userId"
+  AND l."id" <= (SELECT o."id" FROM "api_request_log" AS o WHERE o."userId" = a."userId" ORDER BY o."id" DESC OFFSET $2 LIMIT 1)`;
+
+/** How many of its latest requests the log keeps per account. */
+export const REQUEST_LOG_PER_ACCOUNT = 1_000;
+
 const FLUSH_INTERVAL_MS = 1_000;
-/** A batch this large is written at once, without waiting for the timer. */
+/** A batch of this many usage rows or requests is written at once, without waiting for the timer. */
 const MAX_BATCH_ROWS = 2_000;
+const MAX_BATCH_REQUESTS = 5_000;
 
 interface Batch {
   rows: Map<string, { userId: string; day: string; keyId: string; method: string; path: string } & UsageCounts>;
+  requests: ApiRequestRecord[];
   written: Promise<void>;
   resolve: () => void;
 }
@@ -54,7 +73,7 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
   function newBatch(): Batch {
     let resolve!: () => void;
     const written = new Promise<void>((r) => (resolve = r));
-    return { rows: new Map(), written, resolve };
+    return { rows: new Map(), requests: [], written, resolve };
   }
 
   async function flush(): Promise<void> {
@@ -81,6 +100,11 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
       ]);
     } catch (error) {
       log.error({ err: error, rows: rows.length }, "could not record usage rows");
+    }
+    try {
+      await writeRequestLog(sql(), batch.requests);
+    } catch (error) {
+      log.error({ err: error, requests: batch.requests.length }, "could not write the request log");
     } finally {
       batch.resolve();
     }
@@ -99,12 +123,29 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
       }
       row.requests += 1;
       row[outcomeOf(record.status)] += 1;
-      if (batch.rows.size >= MAX_BATCH_ROWS) void flush();
+      batch.requests.push(record);
+      if (batch.rows.size >= MAX_BATCH_ROWS || batch.requests.length >= MAX_BATCH_REQUESTS) void flush();
       else timer ??= setTimeout(() => void flush(), intervalMs);
       return batch.written;
     },
     flush,
   };
+}
+
+async function writeRequestLog(sql: SqlPool, requests: ApiRequestRecord[], keep = REQUEST_LOG_PER_ACCOUNT): Promise<void> {
+  if (requests.length === 0) return;
+  await sql.query(REQUEST_LOG_INSERT_SQL, [
+    requests.map((r) => r.accountId),
+    requests.map((r) => r.keyId),
+    requests.map((r) => r.at),
+    requests.map((r) => r.method),
+    requests.map((r) => r.path),
+    requests.map((r) => r.status),
+    requests.map((r) => r.latencyMs),
+    requests.map((r) => r.requestId),
+  ]);
+  // Sorted: concurrent trims (other instances) take the accounts' rows in the same order.
+  await sql.query(REQUEST_LOG_TRIM_SQL, [[...new Set(requests.map((r) => r.accountId))].sort(), keep]);
 }
 
 // One batcher per process (kept on globalThis so development hot reloads share it).

@@ -56,6 +56,8 @@ interface ServedRequest {
   /** The route template ("/blogs/{blogId}"); never the raw path or query, which may carry a key. */
   route?: string;
   keyId?: string;
+  /** The key whose account the request counts for in usage and the request log, once it has an answer. */
+  counted?: AuthenticatedKey;
 }
 
 /**
@@ -89,11 +91,14 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   const revalidated = answer.headers.has("ETag");
   mergeHeaders(answer.headers, API_SECURITY_HEADERS);
   if (revalidated) answer.headers.set("Cache-Control", CACHE_CONTROL_REVALIDATED);
+  const { route = null, keyId = null, counted } = served;
+  const durationMs = Math.round(performance.now() - started);
+  // Before the answer is sent: the usage write must be pending before the client can read analytics.
+  if (counted && route) tasks.push(recordKeyedRequest(counted, { method: request.method, path: route, status: answer.status, latencyMs: durationMs, requestId }));
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   res.end(answer.body);
-  const { route = null, keyId = null } = served;
-  log.info({ method: request.method, route, status: answer.status, durationMs: Math.round(performance.now() - started), keyId }, "request");
+  log.info({ method: request.method, route, status: answer.status, durationMs, keyId }, "request");
   const afterResponse = Promise.all(tasks.map((task) => task().catch((error: unknown) => log.error({ err: error }, "after-response task failed"))));
   return { afterResponse: afterResponse.then(() => undefined) };
 }
@@ -141,14 +146,14 @@ async function routeApiRequest(
     );
   }
   served.route = match.route.template;
-  if (match.route.template === RATE_LIMIT_PATH) return rateLimitAnswer(verification, resHeaders, served, afterResponse);
+  if (match.route.template === RATE_LIMIT_PATH) return rateLimitAnswer(verification, resHeaders, served);
   if (!operation) {
     return jsonAnswer(200, resHeaders, openApiDocument(publicApiBaseUrl));
   }
   const { key } = verification;
   served.keyId = key?.id;
   const answer = await answerOperation(req, res, match.route, verification, { headers: request.headers, url, resHeaders, afterResponse });
-  if (key) afterResponse(recordKeyedRequest(key, { method, path: match.route.template, status: answer.status }));
+  served.counted = key;
   return answer;
 }
 
@@ -208,23 +213,25 @@ function rateLimitAnswer(
   verification: KeyVerification,
   resHeaders: Headers,
   served: ServedRequest,
-  afterResponse: RequestContextOptions["afterResponse"],
 ): ApiAnswer {
   const { key, rateLimit } = verification;
   if (verification.status !== "valid" || !key || !rateLimit) return errorAnswer(keyRefusal(verification, null, resHeaders)!, resHeaders);
   served.keyId = key.id;
   const answer = jsonAnswer(200, resHeaders, { success: true, data: { plan: key.plan, ...rateLimitReport(rateLimit) } });
-  afterResponse(recordKeyedRequest(key, { method: "GET", path: RATE_LIMIT_PATH, status: answer.status }));
+  served.counted = key;
   return answer;
 }
 
 /**
  * The one after-response step of a request whose key exists (README, The API: usage counts every
- * outcome past authentication): the usage record, added to the in-memory batch now (no database
- * work on the request's path) and tracked until written, so analytics reads can wait for it; and
- * "Last Used" when due (about once a minute per key).
+ * outcome past authentication): the usage record and request log entry, added to the in-memory
+ * batch now (no database work on the request's path) and tracked until written, so analytics
+ * reads can wait for it; and "Last Used" when due (about once a minute per key).
  */
-function recordKeyedRequest(key: AuthenticatedKey, request: { method: string; path: string; status: number }): () => Promise<unknown> {
+function recordKeyedRequest(
+  key: AuthenticatedKey,
+  request: { method: string; path: string; status: number; latencyMs: number; requestId: string },
+): () => Promise<unknown> {
   const written = usageBatcher(getSqlPool).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
   const usage = trackUsageWrite(key.accountId, () => written);
   return () => Promise.all([usage(), keyUseDue(key) ? recordKeyUse(getSqlPool(), key) : undefined]);

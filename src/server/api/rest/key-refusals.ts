@@ -11,6 +11,7 @@ const REFUSALS: Record<Refusal, (verification: KeyVerification, permission: Perm
   unknown: () => new ApiError("INVALID_API_KEY", "Invalid API key"),
   expired: () => new ApiError("INVALID_API_KEY", "API key has expired"),
   deactivated: () => new ApiError("INVALID_API_KEY", "API key has been deactivated"),
+  rolled: () => new ApiError("INVALID_API_KEY", "API key has been rolled: its grace period is over, use the key that replaced it"),
   insufficient_permission: (_, permission) => new ApiError("INSUFFICIENT_PERMISSIONS", `This API key lacks the ${permission} permission`),
   rate_limited: ({ rateLimit }) =>
     new ApiError("RATE_LIMIT_EXCEEDED", "Rate limit exceeded", resetDetails(`Hourly limit of ${rateLimit!.limit} requests exceeded`, rateLimit!)),

@@ -2,9 +2,14 @@ import { getAnalytics, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";
+import { getAnalyticsInput } from "../analytics/get-analytics";
 
-/** Owner only (no permission, no OpenAPI meta): the data of GET /api/v1/analytics for the last 30 days. */
-export const getUsageAnalyticsProcedure = procedure.query(async ({ ctx }) => {
+/**
+ * Owner only (no permission, no OpenAPI meta): the data of GET /api/v1/analytics, with the same
+ * from/to rules (the last 30 days without them).
+ */
+export const getUsageAnalyticsProcedure = procedure.input(getAnalyticsInput.optional()).query(async ({ ctx, input }) => {
+  const range = resolveAnalyticsRange(input ?? {});
   await settlePendingUsageWrites(callerAccount(ctx.caller).id);
-  return getAnalytics(ctx.db, { accountId: callerAccount(ctx.caller).id, ...resolveAnalyticsRange({}) });
+  return getAnalytics(ctx.db, { accountId: callerAccount(ctx.caller).id, ...range });
 });

@@ -1,11 +1,18 @@
 import { peekAccountRate } from "~/server/ratelimit/account-rate";
 import { callerAccount } from "~/server/accounts/caller";
+import { rateLimitedToday } from "~/server/usage/analytics";
+import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { rateLimitReport } from "../../rate-limit-headers";
 import { procedure } from "../../trpc";
 
-/** Owner only (no permission, no OpenAPI meta): the owner's plan, its hourly limit and the current window (read, not consumed). */
+/**
+ * Owner only (no permission, no OpenAPI meta): the owner's plan, its hourly limit and the current
+ * window (read, not consumed), and how many requests were refused with 429 today (UTC).
+ */
 export const getRateLimitProcedure = procedure.query(async ({ ctx }) => {
   const { id, plan } = callerAccount(ctx.caller);
-  const { limit, used, remaining, reset } = rateLimitReport(await peekAccountRate({ accountId: id, plan }));
-  return { plan, hourlyLimit: limit, used, remaining, resetAt: new Date(reset * 1000).toISOString() };
+  await settlePendingUsageWrites(id);
+  const [state, refusedToday] = await Promise.all([peekAccountRate({ accountId: id, plan }), rateLimitedToday(ctx.db, id)]);
+  const { limit, used, remaining, reset } = rateLimitReport(state);
+  return { plan, hourlyLimit: limit, used, remaining, resetAt: new Date(reset * 1000).toISOString(), rateLimitedToday: refusedToday };
 });

@@ -1,0 +1,251 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { Button } from "~/components/ui/button";
+import { Card, CardTitle } from "~/components/ui/card";
+import { Field, Input } from "~/components/ui/input";
+import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
+
+type AuthError = { code?: string; message?: string; status?: number } | null;
+type Errors<F extends string> = Partial<Record<F | "form", string>>;
+
+/**
+ * The signed-in owner's account (better-auth's endpoints under /api/auth): name and handle,
+ * email, password, other sessions, and deletion. Each part is its own form with its own errors.
+ */
+export function AccountSettings({ user }: { user: { name: string; handle: string; email: string } }) {
+  return (
+    <div className="space-y-6">
+      <ProfileForm user={user} />
+      <EmailForm email={user.email} />
+      <PasswordForm />
+      <OtherSessions />
+      <DeleteAccount handle={user.handle} />
+    </div>
+  );
+}
+
+/** A card holding one form: its result in a status line, its form-level error in an alert. */
+function SettingsCard({ title, children, done, error, danger }: { title: string; children: ReactNode; done?: string; error?: string; danger?: boolean }) {
+  return (
+    <Card className={danger ? "border-red-200" : undefined}>
+      <CardTitle>{title}</CardTitle>
+      <div className="mt-4">{children}</div>
+      <p role="status" className="mt-2 min-h-5 text-sm text-emerald-700">
+        {done ?? ""}
+      </p>
+      {error && (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function ProfileForm({ user }: { user: { name: string; handle: string } }) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Errors<"handle">>({});
+  const [done, setDone] = useState("");
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const handle = String(form.get("handle") ?? "").trim();
+    setDone("");
+    const problem = handleProblem(handle);
+    if (problem) return setErrors({ handle: problem });
+    setErrors({});
+    setPending(true);
+    const { error } = await authClient.updateUser({ name: name || handle, ...(handle !== user.handle && { handle }) });
+    setPending(false);
+    if (error) {
+      const message = authErrorMessage(error);
+      return setErrors(error.code === "INVALID_HANDLE" || error.code === "HANDLE_TAKEN" ? { handle: message } : { form: message });
+    }
+    setDone(handle !== user.handle ? `Saved. Your public address is now /${handle}.` : "Saved.");
+    router.refresh();
+  }
+  return (
+    <SettingsCard title="Profile" done={done} error={errors.form}>
+      <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
+        <Field label="Name" hint="Shown on your public pages.">
+          {(props) => <Input {...props} name="name" defaultValue={user.name} autoComplete="name" maxLength={100} />}
+        </Field>
+        <Field label="Handle" hint="Your public address: /your-handle/blog-slug. Changing it changes every public link." error={errors.handle}>
+          {(props) => <Input {...props} name="handle" defaultValue={user.handle} autoCapitalize="none" maxLength={HANDLE_MAX_LENGTH} />}
+        </Field>
+        <div>
+          <Button type="submit" loading={pending}>
+            Save profile
+          </Button>
+        </div>
+      </form>
+    </SettingsCard>
+  );
+}
+
+function EmailForm({ email }: { email: string }) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Errors<"email">>({});
+  const [done, setDone] = useState("");
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const newEmail = String(new FormData(event.currentTarget).get("email") ?? "").trim().toLowerCase();
+    setDone("");
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(newEmail)) return setErrors({ email: "Enter a valid email address." });
+    if (newEmail === email) return setErrors({ email: "That is already your email." });
+    setErrors({});
+    setPending(true);
+    const { error } = await authClient.changeEmail({ newEmail });
+    // better-auth answers alike whether or not the address is free (it reveals no accounts): the session tells.
+    const session = error ? null : await authClient.getSession();
+    setPending(false);
+    if (error) return setErrors({ form: authErrorMessage(error) });
+    if (session?.data?.user.email !== newEmail) return setErrors({ email: "That address can't be used: choose another." });
+    setDone(`Saved. Sign in with ${newEmail} from now on.`);
+    router.refresh();
+  }
+  return (
+    <SettingsCard title="Email" done={done} error={errors.form}>
+      <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
+        <Field label="Email" hint="You sign in with it." error={errors.email}>
+          {(props) => <Input {...props} name="email" type="email" defaultValue={email} autoComplete="email" />}
+        </Field>
+        <div>
+          <Button type="submit" loading={pending}>
+            Change email
+          </Button>
+        </div>
+      </form>
+    </SettingsCard>
+  );
+}
+
+function PasswordForm() {
+  const [errors, setErrors] = useState<Errors<"currentPassword" | "newPassword">>({});
+  const [done, setDone] = useState("");
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const currentPassword = String(form.get("currentPassword") ?? "");
+    const newPassword = String(form.get("newPassword") ?? "");
+    setDone("");
+    const found: typeof errors = {};
+    if (!currentPassword) found.currentPassword = "Enter your current password.";
+    if (newPassword.length < 8 || newPassword.length > 128) found.newPassword = "The password must be 8 to 128 characters.";
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    const { error } = await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: form.get("revokeOtherSessions") === "on" });
+    setPending(false);
+    if (error) return setErrors(passwordErrors(error));
+    formElement.reset();
+    setDone("Password changed.");
+  }
+  return (
+    <SettingsCard title="Password" done={done} error={errors.form}>
+      <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
+        <Field label="Current password" error={errors.currentPassword}>
+          {(props) => <Input {...props} name="currentPassword" type="password" autoComplete="current-password" />}
+        </Field>
+        <Field label="New password" hint="8 to 128 characters." error={errors.newPassword}>
+          {(props) => <Input {...props} name="newPassword" type="password" autoComplete="new-password" />}
+        </Field>
+        <label className="flex items-center gap-2 text-sm text-slate-700 md:col-span-2">
+          <input type="checkbox" name="revokeOtherSessions" defaultChecked className="size-4 accent-indigo-600" />
+          Sign out my other sessions
+        </label>
+        <div className="mt-3">
+          <Button type="submit" loading={pending}>
+            Change password
+          </Button>
+        </div>
+      </form>
+    </SettingsCard>
+  );
+}
+
+function passwordErrors(error: AuthError): Errors<"currentPassword" | "newPassword"> {
+  const message = authErrorMessage(error);
+  if (error?.code === "INVALID_PASSWORD") return { currentPassword: "That is not your current password." };
+  if (error?.code === "PASSWORD_TOO_SHORT" || error?.code === "PASSWORD_TOO_LONG") return { newPassword: message };
+  return { form: message };
+}
+
+function OtherSessions() {
+  const [done, setDone] = useState("");
+  const [error, setError] = useState("");
+  const [pending, setPending] = useState(false);
+  return (
+    <SettingsCard title="Sessions" done={done} error={error}>
+      <p className="text-sm text-slate-600">Signed in on another device or browser you no longer use? End every session but this one.</p>
+      <Button
+        variant="secondary"
+        className="mt-3"
+        loading={pending}
+        onClick={async () => {
+          setDone("");
+          setError("");
+          setPending(true);
+          const result = await authClient.revokeOtherSessions();
+          setPending(false);
+          if (result.error) setError(authErrorMessage(result.error));
+          else setDone("Every other session is signed out.");
+        }}
+      >
+        Sign out of other sessions
+      </Button>
+    </SettingsCard>
+  );
+}
+
+function DeleteAccount({ handle }: { handle: string }) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Errors<"confirmation" | "password">>({});
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const confirmation = String(form.get("confirmation") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    const found: typeof errors = {};
+    if (confirmation !== handle) found.confirmation = `Type your handle, ${handle}, to confirm.`;
+    if (!password) found.password = "Enter your password.";
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    const { error } = await authClient.deleteUser({ password });
+    setPending(false);
+    if (error) return setErrors(error.code === "INVALID_PASSWORD" ? { password: "That is not your password." } : { form: authErrorMessage(error) });
+    router.replace("/");
+    router.refresh();
+  }
+  return (
+    <SettingsCard title="Delete account" error={errors.form} danger>
+      <p className="text-sm text-slate-600">
+        Deletes the account for good, and with it every blog, API key (they stop working at once), usage record and logged request. It
+        can&apos;t be undone.
+      </p>
+      <form onSubmit={onSubmit} noValidate className="mt-3 grid gap-x-6 md:grid-cols-2">
+        <Field label="Type your handle to confirm" error={errors.confirmation}>
+          {(props) => <Input {...props} name="confirmation" autoComplete="off" autoCapitalize="none" />}
+        </Field>
+        <Field label="Password" error={errors.password}>
+          {(props) => <Input {...props} name="password" type="password" autoComplete="current-password" />}
+        </Field>
+        <div>
+          <Button type="submit" variant="danger" loading={pending}>
+            Delete my account
+          </Button>
+        </div>
+      </form>
+    </SettingsCard>
+  );
+}

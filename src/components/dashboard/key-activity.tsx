@@ -1,0 +1,100 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Badge } from "~/components/ui/badge";
+import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
+import { formatDateTime } from "~/lib/format";
+import { api, errorMessage } from "~/trpc/react";
+import { KEYS_QUERY } from "./keys-client";
+import { PageHeader } from "./page-header";
+import { UsageChart } from "./usage-chart";
+
+const statusTone = (status: number) => (status >= 500 ? "red" : status >= 400 ? "amber" : "green");
+
+/** One key: its usage per day by outcome (last 30 days) and its latest requests from the request log. */
+export function KeyActivityPanel({ id }: { id: string }) {
+  const keys = useQuery(KEYS_QUERY);
+  const activity = useQuery({ queryKey: ["keys.activity", id], queryFn: () => api.keys.activity.query({ id }) });
+  const key = keys.data?.find((k) => k.id === id);
+  return (
+    <>
+      <PageHeader
+        title={key ? `Key “${key.name}”` : "Key activity"}
+        description={
+          <>
+            {key && <span className="font-mono">{key.maskedKey} · {key.status} · </span>}
+            <Link href="/dashboard/keys" className="text-indigo-700 underline">
+              All keys
+            </Link>
+          </>
+        }
+      />
+      {activity.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {errorMessage(activity.error)}
+        </p>
+      ) : !activity.data ? (
+        <div aria-busy="true" aria-label="Loading the key's activity" className="space-y-4">
+          <Skeleton className="h-64 w-full" />
+          <Skeleton className="h-40 w-full" />
+        </div>
+      ) : (
+        <div className="space-y-6">
+          <Card>
+            <CardTitle>
+              Requests per day, {activity.data.usage.from} to {activity.data.usage.to}
+            </CardTitle>
+            <p className="mt-1 mb-4 text-sm text-slate-600">{activity.data.usage.totals.requests.toLocaleString("en")} requests in all.</p>
+            <UsageChart daily={activity.data.usage.daily} />
+          </Card>
+          <section aria-labelledby="recent-heading" className="space-y-3">
+            <h2 id="recent-heading" className="text-base font-semibold text-slate-900">
+              Latest requests
+            </h2>
+            <p className="text-sm text-slate-600">Its last 100 requests, from your account&apos;s log of its latest 1,000.</p>
+            {activity.data.recent.length === 0 ? (
+              <EmptyState title="No requests logged">Requests made with this key appear here.</EmptyState>
+            ) : (
+              <Table label="Latest requests">
+                <THead>
+                  <tr>
+                    <Th>Time</Th>
+                    <Th>Request, id</Th>
+                    <Th>Status</Th>
+                  </tr>
+                </THead>
+                <TBody>
+                  {activity.data.recent.map((request) => (
+                    <Tr key={request.requestId}>
+                      <Td className="text-slate-600">
+                        {formatDateTime(request.at)
+                          .split(", ")
+                          .map((part) => (
+                            <span key={part} className="block whitespace-nowrap">
+                              {part}
+                            </span>
+                          ))}
+                      </Td>
+                      <Td>
+                        <span className="block font-mono text-xs text-slate-900">
+                          {request.method} {request.path}
+                        </span>
+                        <span className="block font-mono text-xs break-all text-slate-500">{request.requestId}</span>
+                      </Td>
+                      <Td>
+                        <Badge tone={statusTone(request.status)}>{request.status}</Badge>
+                        <span className="block text-xs whitespace-nowrap text-slate-600 tabular-nums">{request.latencyMs} ms to answer</span>
+                      </Td>
+                    </Tr>
+                  ))}
+                </TBody>
+              </Table>
+            )}
+          </section>
+        </div>
+      )}
+    </>
+  );
+}
