@@ -46,10 +46,11 @@ afterAll(async () => {
 
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    // tsx from node_modules rather than npx, which writes its own warnings to stderr.
+    // tsx from node_modules rather than npx, which writes its own warnings to stderr; in React's
+    // server condition, as `npm run cli` runs it, for `server-only`.
     execFile(
       "node_modules/.bin/tsx",
-      ["src/cli/main.ts", ...args],
+      ["--conditions=react-server", "src/cli/main.ts", ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

@@ -94,7 +94,7 @@ describe("a change is on the public pages at the next request", () => {
       const file = join(dir, "blogs.json");
       await writeFile(file, JSON.stringify([{ title: "Imported Post", blogSlug: "imported-post", content: "Imported body", isPublic: true }]));
       const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile("node_modules/.bin/tsx", ["src/cli/main.ts", "blogs", "import", "--email", owner.email, "--file", file], { env: process.env }, (error, stdout, stderr) =>
+        execFile("node_modules/.bin/tsx", ["--conditions=react-server", "src/cli/main.ts", "blogs", "import", "--email", owner.email, "--file", file], { env: process.env }, (error, stdout, stderr) =>
           resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
         );
       });

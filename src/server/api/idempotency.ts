@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import { canonicalJsonHash } from "~/server/canonical-json";
 import { runOnce, sweepExpiredIdempotencyRecords, type StoredResponse } from "~/server/idempotency-store";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { BLOG_CURSOR_MAX_LENGTH, BLOG_CURSOR_PATTERN, decodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { parseCalendarDate } from "~/shared/calendar-date";

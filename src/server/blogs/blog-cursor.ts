@@ -1,3 +1,4 @@
+import "server-only";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 
 /**

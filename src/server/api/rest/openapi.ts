@@ -1,3 +1,4 @@
+import "server-only";
 import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { PLAN_HOURLY_LIMITS } from "~/shared/plans";

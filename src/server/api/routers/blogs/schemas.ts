@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
