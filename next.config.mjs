@@ -3,6 +3,10 @@ const nextConfig = {
   // Packages with Wasm or native-style loading that must stay plain Node requires on the server.
   serverExternalPackages: ["@prisma/client", "pg", "ioredis", "@electric-sql/pglite"],
   poweredByHeader: false,
+  // Modules under src/server import `server-only`, which throws outside React's server condition. The
+  // Pages Router route of /api/v1 runs outside it: bundle the package there, as its empty module.
+  transpilePackages: ["server-only"],
+  turbopack: { resolveAlias: { "server-only": { node: "next/dist/compiled/server-only/empty" } } },
 };
 
 export default nextConfig;

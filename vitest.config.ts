@@ -8,7 +8,11 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 export default defineConfig({
   resolve: {
-    alias: { "~": fileURLToPath(new URL("./src", import.meta.url)) },
+    alias: {
+      "~": fileURLToPath(new URL("./src", import.meta.url)),
+      // Tests run server modules outside React's server condition, where `server-only` would throw.
+      "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)),
+    },
   },
   test: {
     testTimeout: 30000,

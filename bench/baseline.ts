@@ -16,7 +16,7 @@
  * What it leaves out is the framework: tRPC, trpc-to-openapi, zod, and Next.js (which the app's
  * production server loads for everything but /api/v1).
  *
- * Run: DATABASE_URL=... REDIS_URL=... PORT=... node --import tsx bench/baseline.ts
+ * Run: DATABASE_URL=... REDIS_URL=... PORT=... node --conditions=react-server --import tsx bench/baseline.ts
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

@@ -116,7 +116,7 @@ try {
   let checks: Awaited<ReturnType<typeof correctnessChecks>> | undefined;
   if (needsBaseline) {
     const baselinePort = await freePort();
-    baseline = spawn(process.execPath, ["--import", "tsx", "bench/baseline.ts"], {
+    baseline = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "bench/baseline.ts"], {
       env: { ...serverEnv, NODE_ENV: "production", PORT: String(baselinePort) },
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -1,8 +1,7 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
 import { signUp } from "./support";
+import { runCli } from "../tests/support/cli";
 
 /**
  * A key's life in the dashboard, on a laptop and on a phone: the dismiss-only new-key dialog
@@ -19,7 +18,8 @@ const SIZES = [
 
 /** The operator CLI on the server's database: what the dashboard can't make (a key expiring in 3 days). */
 async function cli(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)("node_modules/.bin/tsx", ["src/cli/main.ts", ...args], { env: process.env });
+  const { code, stdout, stderr } = await runCli(args);
+  if (code !== 0) throw new Error(stderr);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 

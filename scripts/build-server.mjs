@@ -17,5 +17,7 @@ await build({
   format: "esm",
   target: "node20.19",
   logLevel: "warning",
+  // The server runs outside React's server condition, where `server-only` would throw: it is server code.
+  alias: { "server-only": "./node_modules/server-only/empty.js" },
 });
 console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs and http-server.mjs`);

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Accounts in the browser: better-auth with email and password, sessions in PostgreSQL (the
  * user/session/account/verification tables of prisma/schema.prisma). Created on first use, so

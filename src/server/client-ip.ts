@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one answer to "which address is this client?" for the whole app: the per-IP bucket of the
  * API's unauthenticated requests and the sign-in/sign-up throttle (docs/security.md).

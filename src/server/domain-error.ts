@@ -1,3 +1,4 @@
+import "server-only";
 /** The API's error codes (README, The API) that domain rules can produce; the API layer maps them to HTTP. */
 export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"

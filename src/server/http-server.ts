@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The production server (`npm start`): Node's HTTP server with Next.js behind it. Requests to the
  * public API (/api/v1) go straight to its handler; everything else (dashboard, public pages, the

@@ -1,3 +1,4 @@
+import "server-only";
 import { DAY_MS } from "~/shared/calendar-date";
 import { Prisma } from "~/generated/prisma/client";
 import type { Db, SqlPool } from "~/server/db";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The app's one logger: JSON lines (pino) on stderr, so a CLI's stdout stays its own output.
  * Every line written while a request is served carries that request's id (`withRequestId`).

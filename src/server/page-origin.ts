@@ -1,3 +1,4 @@
+import "server-only";
 import { headers } from "next/headers";
 import { configuredOrigin } from "./public-origin";
 

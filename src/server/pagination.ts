@@ -1,3 +1,4 @@
+import "server-only";
 /** The pagination object of list responses (README, The API). */
 export interface Pagination {
   page: number;

@@ -1,3 +1,4 @@
+import "server-only";
 const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
 /** Whether Prisma refused a write because it would break a unique constraint. */

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The settings a deployment on Vercel cannot run safely without (docs/security.md): there every
  * instance is a separate process, so a per-process session secret would sign users out between

@@ -1,3 +1,4 @@
+import "server-only";
 import { LRUCache } from "lru-cache";
 import { cache } from "react";
 import { markdownToHtml } from "~/lib/markdown";

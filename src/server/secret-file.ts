@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Files that hold a secret (DATA_DIR/auth-secret, the development demo key in DATA_DIR/demo.json)
  * are readable by their owner only (docs/security.md): written with mode 0600, and narrowed to it

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The security headers of every response (docs/security.md): one list, applied by the proxy
  * (src/proxy.ts) to what Next serves and by the REST handler to /api/v1, which the production

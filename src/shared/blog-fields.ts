@@ -43,15 +43,37 @@ function maxLengthString(field: string, max: number) {
     .max(max, { error: `${field} must be at most ${max} characters` });
 }
 
-/** The message of a required field that is missing or blank; the API answers it with MISSING_REQUIRED_FIELD. */
+/** The message of a required field that is missing or blank. */
 export function requiredMessage(field: string): string {
   return `${field} is required`;
+}
+
+/**
+ * The params of the issue a required field raises when it is missing, null or blank. The API answers
+ * that issue with MISSING_REQUIRED_FIELD whatever its message says (src/server/api/errors.ts).
+ */
+const MISSING_FIELD_PARAMS = { missingField: true } as const;
+
+export function isMissingFieldIssue(issue: z.core.$ZodIssue): boolean {
+  return issue.code === "custom" && issue.params?.missingField === true;
+}
+
+/**
+ * A check that raises the missing-field issue for an absent or blank value. `when` runs it even after
+ * the type check has refused an undefined or null value, so such a value carries the marker too.
+ */
+export function presenceCheck(field: string) {
+  return z.refine((value: unknown) => !(value == null || (typeof value === "string" && value.trim() === "")), {
+    error: requiredMessage(field),
+    params: MISSING_FIELD_PARAMS,
+    when: () => true,
+  });
 }
 
 /** The title when creating: missing or blank is "required", then the title rule applies. */
 export const requiredTitle = z
   .string({ error: (issue) => (issue.input == null ? requiredMessage("title") : "title must be a string") })
-  .refine((title) => title.trim() !== "", { error: requiredMessage("title") })
+  .check(presenceCheck("title"))
   .pipe(blogFieldSchemas.title);
 
 /** Every writable field but the title, each optional: what a create or a partial update may send. */

@@ -1,11 +1,12 @@
 import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestAccount, createTestKey, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
 
 /**
  * The OpenAPI document as a contract (README, The API): every operation is driven through the
  * running server and each answer checked against what the document says of its status: the body
- * against the response schema, every documented header present against its schema. A drift
+ * against the response schema (string formats included), every documented header present against its schema. A drift
  * between code and document fails here.
  */
 
@@ -18,7 +19,8 @@ let account: TestAccount;
 
 beforeAll(async () => {
   doc = (await call("/openapi.json")).body;
-  ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
   ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
   account = await createTestAccount("free");
 });
@@ -100,5 +102,32 @@ describe("every operation answers as the OpenAPI document describes", () => {
     const limited = await call("/blogs", { key: own.key });
     expect(limited.status).toBe(429);
     expectDocumented("GET", "/blogs", limited);
+  });
+
+  it("documents the conditional answers: 304 to a GET whose ETag still matches, 412 to a change whose If-Match no longer does", async () => {
+    const own = await createTestAccount("free");
+    const [blogId] = await seedBlogs(own.id, [{ title: "Conditional", blogSlug: "conditional" }]);
+    const reads: [string, string][] = [
+      ["/blogs", "/blogs?limit=5"],
+      ["/blogs/{blogId}", `/blogs/${blogId}`],
+      ["/blogs/slug/{blogSlug}", "/blogs/slug/conditional"],
+      // A past range: today's range changes with every request, this one among them.
+      ["/analytics", "/analytics?from=2025-01-01&to=2025-01-31"],
+    ];
+    const conditionalReads = Object.entries<any>(doc.paths).filter(([, item]) => item.get?.responses["304"]).map(([template]) => template);
+    expect(reads.map(([template]) => template).sort()).toEqual(conditionalReads.sort());
+    for (const [template, path] of reads) {
+      const etag = (await call(path, { key: own.key })).headers.get("etag");
+      expect(etag, `GET ${template} sends an ETag`).not.toBeNull();
+      const unchanged = await call(path, { key: own.key, headers: { "if-none-match": etag! } });
+      expect(unchanged.status, `GET ${template}`).toBe(304);
+      expectDocumented("GET", template, unchanged);
+    }
+    const stale = { "if-match": '"stale"', ...json };
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      const refused = await call(`/blogs/${blogId}`, { key: own.key, method, headers: stale, body: method === "DELETE" ? undefined : JSON.stringify({ description: "x" }) });
+      expect(refused.status, method).toBe(412);
+      expectDocumented(method, "/blogs/{blogId}", refused);
+    }
   });
 });

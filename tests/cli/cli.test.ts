@@ -1,6 +1,5 @@
 // The operator CLI run as operators run it: a subprocess on a database of its own. Each run costs
 // a tsx start (about a second), so independent runs go in parallel.
-import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,16 +9,11 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database";
+import { runCli, type CliRun } from "../support/cli";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
 import { createApiKey } from "~/server/keys/create-api-key";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let databaseUrl: string;
 let dropDatabase: () => Promise<void>;
@@ -44,20 +38,12 @@ afterAll(async () => {
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
 });
 
-function cli(...args: string[]): Promise<Run> {
+function cli(...args: string[]): Promise<CliRun> {
   return cliOn(databaseUrl, ...args);
 }
 
-function cliOn(database: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    // tsx from node_modules rather than npx, which writes its own warnings to stderr.
-    execFile(
-      "node_modules/.bin/tsx",
-      ["src/cli/main.ts", ...args],
-      { env: { ...process.env, DATABASE_URL: database } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
+function cliOn(database: string, ...args: string[]): Promise<CliRun> {
+  return runCli(args, { DATABASE_URL: database });
 }
 
 async function succeeds(...args: string[]): Promise<Record<string, unknown>> {
@@ -68,7 +54,7 @@ async function succeeds(...args: string[]): Promise<Record<string, unknown>> {
 }
 
 /** Exit code 1, nothing on stdout, one line on stderr that contains `message`. */
-function expectFailure(result: Run, message: string): void {
+function expectFailure(result: CliRun, message: string): void {
   expect(result).toMatchObject({ code: 1, stdout: "" });
   expect(result.stderr).toMatch(/^[^\n]+\n$/);
   expect(result.stderr).toContain(message);

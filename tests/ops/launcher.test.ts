@@ -28,8 +28,9 @@ function baseEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function launch(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  // TypeScript sources through tsx; the compiled launcher with plain Node, as `npm start` runs it.
-  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  // TypeScript sources through tsx in React's server condition (as package.json runs them, for
+  // `server-only`); the compiled launcher with plain Node, as `npm start` runs it.
+  const loader = script.endsWith(".ts") ? ["--conditions=react-server", "--import", "tsx"] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";

@@ -3,13 +3,13 @@
 // change reads the page twice first (the second from the cache), writes, and expects the change
 // on the very next request, whoever wrote: the API, the dashboard's domain function, the CLI (a
 // process of its own) or plain SQL.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { runCli } from "../support/cli";
 
 interface Page {
   status: number;
@@ -93,11 +93,7 @@ describe("a change is on the public pages at the next request", () => {
     try {
       const file = join(dir, "blogs.json");
       await writeFile(file, JSON.stringify([{ title: "Imported Post", blogSlug: "imported-post", content: "Imported body", isPublic: true }]));
-      const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile("node_modules/.bin/tsx", ["src/cli/main.ts", "blogs", "import", "--email", owner.email, "--file", file], { env: process.env }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-        );
-      });
+      const result = await runCli(["blogs", "import", "--email", owner.email, "--file", file]);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({ imported: 1 });
     } finally {

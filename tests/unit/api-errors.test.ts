@@ -61,6 +61,19 @@ describe("error mapping (README, The API: statuses and codes)", () => {
     expect([missing.apiCode, missing.message, missing.details]).toEqual(["MISSING_REQUIRED_FIELD", "Missing required field: title", "title is required"]);
   });
 
+  it("decides MISSING_REQUIRED_FIELD from the issue's marker, never from its message", () => {
+    const create = z.object({ title: requiredTitle, blogSlug: z.string().optional() });
+    for (const body of [{}, { title: null }, { title: "   " }, { title: "  ", blogSlug: 7 }]) {
+      const reworded = new z.ZodError(zodErrorOf(create, body).issues.map((issue) => ({ ...issue, message: "Bitte einen Titel angeben" })));
+      const missing = toApiError(reworded);
+      expect([missing.apiCode, missing.field, missing.details]).toEqual(["MISSING_REQUIRED_FIELD", "title", "Bitte einen Titel angeben"]);
+    }
+    const sameWords = z.object({ title: z.string().refine(() => false, { error: "title is required" }) });
+    const invalid = toApiError(zodErrorOf(sameWords, { title: "x" }));
+    expect([invalid.apiCode, invalid.field, invalid.details]).toEqual(["INVALID_PARAMETER", "title", "title is required"]);
+    expect(toApiError(zodErrorOf(create, { title: 7 })).apiCode).toBe("INVALID_PARAMETER");
+  });
+
   it("answers a malformed JSON body with 400 and tRPC's own refusals with their codes", () => {
     const parse = toApiError(new TRPCError({ code: "PARSE_ERROR", message: "Unexpected token" }));
     expect([parse.apiCode, parse.message]).toEqual(["INVALID_PARAMETER", "Malformed JSON body"]);

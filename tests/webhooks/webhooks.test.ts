@@ -1,13 +1,13 @@
 // Webhooks end to end (docs/webhooks.md): an endpoint registered through the CLI on a receiver on
 // 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS=1 and WEBHOOK_RETRY_SCHEDULE=1s,2s,4s in `npm test`), the
 // server's worker delivering, every signature checked with the standardwebhooks library.
-import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { quickAddJob } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectSuccess } from "../api/expect";
 import { apiBaseUrl, call, createTestAccount, createTestKey, db, type TestAccount } from "../support/api";
+import { runCli } from "../support/cli";
 import { signIn, trpc } from "../support/dashboard";
 import { tempDirMaker } from "../support/temp-dir";
 import { eventually, expectTypes, startReceiver, verifiedEvents, type Receiver } from "./receiver";
@@ -17,16 +17,8 @@ const makeTempDir = tempDirMaker("webhooks-import-");
 
 const BLOG_EVENTS = "blog.created,blog.updated,blog.published,blog.unpublished,blog.deleted";
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile("node_modules/.bin/tsx", ["src/cli/main.ts", ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
-
 async function registerThroughCli(account: TestAccount, receiver: Receiver, events = BLOG_EVENTS): Promise<{ id: string; secret: string }> {
-  const result = await cli(["webhook", "create", "--email", account.email, "--url", receiver.url, "--events", events]);
+  const result = await runCli(["webhook", "create", "--email", account.email, "--url", receiver.url, "--events", events]);
   expect(result.stderr).toBe("");
   const created = JSON.parse(result.stdout) as { id: string; secret: string };
   expect(Object.keys(created).sort()).toEqual(["id", "secret"]);
@@ -89,7 +81,7 @@ describe("events for every change to a blog", () => {
   it("CLI import: one blog.created per blog", async () => {
     const file = join(await makeTempDir(), "blogs.json");
     await writeFile(file, JSON.stringify([{ title: "Imported one" }, { title: "Imported two", isPublic: true }]));
-    const result = await cli(["blogs", "import", "--email", account.email, "--file", file]);
+    const result = await runCli(["blogs", "import", "--email", account.email, "--file", file]);
     expect(result.stderr).toBe("");
 
     await eventually(() => expect(receiver.received).toHaveLength(2));
@@ -121,7 +113,7 @@ describe("API key events", () => {
     try {
       const { secret } = await registerThroughCli(account, receiver, "api_key.deactivated,api_key.expiring");
       const keyId = (await db().apiKey.findFirstOrThrow({ where: { userId: account.id }, select: { id: true } })).id;
-      expect((await cli(["key", "deactivate", "--id", keyId])).stderr).toBe("");
+      expect((await runCli(["key", "deactivate", "--id", keyId])).stderr).toBe("");
       await createTestKey(account.id, { name: "soon", expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
       await createTestKey(account.id, { name: "later", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
       // The hourly maintenance job, twice: the notice is sent once.
@@ -242,12 +234,12 @@ describe("the Vercel Cron route", () => {
 describe("endpoint URLs", () => {
   it("refuses a URL resolving to 127.0.0.1 unless WEBHOOK_ALLOW_PRIVATE_URLS=1", async () => {
     const account = await createTestAccount();
-    const refused = await cli(["webhook", "create", "--email", account.email, "--url", "http://localhost:8080/hook", "--events", "blog.created"], {
+    const refused = await runCli(["webhook", "create", "--email", account.email, "--url", "http://localhost:8080/hook", "--events", "blog.created"], {
       WEBHOOK_ALLOW_PRIVATE_URLS: "0",
     });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/resolves to (127\.0\.0\.1|::1), a loopback, private or link-local address/);
-    const direct = await cli(["webhook", "create", "--email", account.email, "--url", "http://127.0.0.1:8080/hook", "--events", "blog.created"], {
+    const direct = await runCli(["webhook", "create", "--email", account.email, "--url", "http://127.0.0.1:8080/hook", "--events", "blog.created"], {
       WEBHOOK_ALLOW_PRIVATE_URLS: "0",
     });
     expect(direct.stderr).toContain("resolves to 127.0.0.1");
@@ -258,15 +250,15 @@ describe("endpoint URLs", () => {
     const [account, receiver] = await Promise.all([createTestAccount(), startReceiver()]);
     try {
       const { id } = await registerThroughCli(account, receiver, "blog.created");
-      const listed = JSON.parse((await cli(["webhook", "list", "--email", account.email])).stdout) as Record<string, unknown>[];
+      const listed = JSON.parse((await runCli(["webhook", "list", "--email", account.email])).stdout) as Record<string, unknown>[];
       expect(listed).toEqual([expect.objectContaining({ id, url: receiver.url, eventTypes: ["blog.created"], enabled: true })]);
       expect(listed[0]).not.toHaveProperty("secret");
 
-      expect(JSON.parse((await cli(["webhook", "disable", "--id", id])).stdout)).toMatchObject({ id, enabled: false, disabledReason: "Disabled by its owner" });
+      expect(JSON.parse((await runCli(["webhook", "disable", "--id", id])).stdout)).toMatchObject({ id, enabled: false, disabledReason: "Disabled by its owner" });
       expectSuccess(await call("/blogs", { key: account.key, method: "POST", ...json({ title: "Unheard" }) }), 201);
-      expect(JSON.parse((await cli(["webhook", "delete", "--id", id])).stdout)).toEqual({ id, status: "deleted" });
+      expect(JSON.parse((await runCli(["webhook", "delete", "--id", id])).stdout)).toEqual({ id, status: "deleted" });
       expect(receiver.received).toHaveLength(0);
-      expect((await cli(["webhook", "delete", "--id", id])).stderr).toContain(`no webhook endpoint with id ${id}`);
+      expect((await runCli(["webhook", "delete", "--id", id])).stderr).toContain(`no webhook endpoint with id ${id}`);
     } finally {
       await receiver.close();
     }

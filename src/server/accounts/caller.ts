@@ -1,3 +1,4 @@
+import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
 import type { Permission } from "~/shared/permissions";

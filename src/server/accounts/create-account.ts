@@ -1,3 +1,4 @@
+import "server-only";
 import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { Plan } from "~/shared/plans";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";

@@ -1,3 +1,4 @@
+import "server-only";
 import { DomainError } from "~/server/domain-error";
 import { PLANS, type Plan } from "~/shared/plans";
 

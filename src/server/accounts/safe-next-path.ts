@@ -1,3 +1,4 @@
+import "server-only";
 /** Where an owner goes after signing in when no (acceptable) page was asked for. */
 export const DEFAULT_NEXT_PATH = "/dashboard";
 

@@ -1,7 +1,8 @@
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
-import { requiredMessage } from "~/shared/blog-fields";
+import { isMissingFieldIssue } from "~/shared/blog-fields";
 import { isDatabaseUnavailable } from "~/server/db/connection-errors";
 import { DomainError } from "~/server/domain-error";
 import { log } from "~/server/log";
@@ -108,14 +109,19 @@ function convert(error: unknown): ApiError {
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }
 
-/** Input validation failure: the first issue names the parameter and its rule. */
+/**
+ * Input validation failure: the first issue names the parameter and its rule, unless a required field
+ * is missing, which its schema marks on the issue itself (never read from the message).
+ */
 function invalidInput(error: ZodError): ApiError {
+  const missing = error.issues.find(isMissingFieldIssue);
+  if (missing) {
+    const field = missing.path.join(".");
+    return new ApiError("MISSING_REQUIRED_FIELD", `Missing required field: ${field}`, missing.message, { field });
+  }
   const issue = error.issues[0];
   const field = issue?.path.join(".") ?? "";
   const rule = issue?.message ?? "is invalid";
-  if (field && rule === requiredMessage(field)) {
-    return new ApiError("MISSING_REQUIRED_FIELD", `Missing required field: ${field}`, rule, { field });
-  }
   const details = field && !rule.startsWith(field) ? `${field}: ${rule}` : rule;
   return new ApiError("INVALID_PARAMETER", field ? `Invalid parameter: ${field}` : "Invalid parameter", details, { field: field || undefined });
 }

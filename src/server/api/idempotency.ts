@@ -1,10 +1,11 @@
+import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import { canonicalJsonHash } from "~/server/canonical-json";
 import { runOnce, sweepExpiredIdempotencyRecords, type StoredResponse } from "~/server/idempotency-store";
 import { ApiError, errorEnvelope, toApiError, type ErrorEnvelope } from "./errors";
 import type { Context } from "./trpc";
 
-const MAX_KEY_LENGTH = 255;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Where a request's work runs: the request's database client, or the transaction of its Idempotency-Key. */
 export type RequestDb = Context["db"] | Prisma.TransactionClient;
@@ -26,8 +27,8 @@ export async function runIdempotently<T>(
 ): Promise<T> {
   const key = ctx.headers.get("idempotency-key")?.trim();
   if (!key) return run(ctx.db);
-  if (key.length > MAX_KEY_LENGTH) {
-    throw new ApiError("INVALID_PARAMETER", "Invalid header: Idempotency-Key", `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters`);
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ApiError("INVALID_PARAMETER", "Invalid header: Idempotency-Key", `Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
   }
 
   ctx.afterResponse(() => sweepExpiredIdempotencyRecords(ctx.sql));

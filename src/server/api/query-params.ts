@@ -1,5 +1,6 @@
+import "server-only";
 import { z } from "zod";
-import { decodeBlogCursor } from "~/server/blogs/blog-cursor";
+import { BLOG_CURSOR_MAX_LENGTH, BLOG_CURSOR_PATTERN, decodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { parseCalendarDate } from "~/shared/calendar-date";
 
 /**
@@ -29,7 +30,13 @@ export function integerParam(name: string, range: { min: number; max?: number; d
       }
       return n;
     })
-    .meta({ override: { type: "integer", minimum: range.min, maximum: range.max, default: range.default } });
+    .meta({
+      // The document states the integer a client sends, not the string-or-number union that reads it.
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.anyOf;
+        Object.assign(jsonSchema, { type: "integer", minimum: range.min, maximum: range.max ?? MAX_INTEGER_PARAM, default: range.default });
+      },
+    });
 }
 
 export function booleanParam(name: string) {
@@ -77,5 +84,5 @@ export function blogCursorParam(name: string) {
       }
       return cursor;
     })
-    .meta({ override: { type: "string" } });
+    .meta({ override: { type: "string", minLength: 1, maxLength: BLOG_CURSOR_MAX_LENGTH, pattern: BLOG_CURSOR_PATTERN.source } });
 }

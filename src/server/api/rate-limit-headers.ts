@@ -1,3 +1,4 @@
+import "server-only";
 import type { RateLimitState } from "~/server/ratelimit";
 import type { PolicyRateLimitState } from "~/server/ratelimit/account-rate";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { keysRouter } from "./routers/keys";

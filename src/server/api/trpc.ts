@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * tRPC setup: the context and the one procedure builder. Both doors serve the same procedures:
  * /api/v1 (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before

@@ -1,3 +1,4 @@
+import "server-only";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 
 /**
@@ -44,9 +45,13 @@ export function encodeBlogCursor(cursor: BlogCursor): string {
   return Buffer.from(JSON.stringify(fields)).toString("base64url");
 }
 
+/** What a cursor looks like on the wire: base64url, at most this long. */
+export const BLOG_CURSOR_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const BLOG_CURSOR_MAX_LENGTH = 512;
+
 /** The cursor a client sent back, or null when it is not one this server issued (in shape). */
 export function decodeBlogCursor(value: string): BlogCursor | null {
-  if (value.length === 0 || value.length > 512 || !/^[A-Za-z0-9_-]+$/.test(value)) return null;
+  if (value.length === 0 || value.length > BLOG_CURSOR_MAX_LENGTH || !BLOG_CURSOR_PATTERN.test(value)) return null;
   let fields: unknown;
   try {
     fields = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));

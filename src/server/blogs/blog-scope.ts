@@ -1,3 +1,4 @@
+import "server-only";
 import { callerAccount, type Caller } from "~/server/accounts/caller";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Blog } from "~/generated/prisma/client";
 
 /** A blog as the API shows it: its ten fields plus `content` (README, The API: writing rules), timestamps as ISO 8601. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "~/server/db";
 import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
 import { slugConflict } from "./find-blog";

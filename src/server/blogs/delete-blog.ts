@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "~/server/db";
 import { blogScopeWhere, type BlogScope } from "./blog-scope";
 import { writeIfUnchanged, type BlogPrecondition } from "./blog-precondition";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The SQL of the blog list (src/server/blogs/list-blogs.ts), sent to the shared pool
  * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.

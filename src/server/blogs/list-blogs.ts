@@ -1,3 +1,4 @@
+import "server-only";
 import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
 import { listBlogsSql, type ListBlogsRow } from "./list-blogs-sql";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { SqlPool } from "~/server/db";
 import { pageOffset } from "~/server/pagination";
 

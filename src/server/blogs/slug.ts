@@ -1,3 +1,4 @@
+import "server-only";
 import { SLUG_MAX_LENGTH } from "~/shared/blog-fields";
 
 /** A slug derived from a title: "Hello, Wörld!" -> "hello-world"; "blog" when nothing is left. */

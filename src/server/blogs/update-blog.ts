@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "~/server/db";
 import { isRecordNotFound, isUniqueViolation } from "~/server/prisma-errors";
 import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";

@@ -1,3 +1,4 @@
+import "server-only";
 import { log } from "~/server/log";
 
 // Node's socket errors, PostgreSQL's SQLSTATEs (shutdown, starting up, too many connections) and

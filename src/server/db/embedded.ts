@@ -1,3 +1,4 @@
+import "server-only";
 // Embedded PostgreSQL for zero-setup runs: PGlite (Postgres compiled to Wasm) served over the
 // Postgres wire protocol by pglite-socket, so the app, Prisma and the migration engine all use the
 // same `pg` path as with a real server.

@@ -1,3 +1,4 @@
+import "server-only";
 // Prisma Migrate without the schema-engine binary (it cannot be downloaded here): the same engine
 // ships as Wasm in @prisma/schema-engine-wasm and reaches the database through a driver adapter.
 // applyMigrations() does what `prisma migrate deploy` does, on the same prisma/migrations folder and

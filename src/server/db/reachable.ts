@@ -1,3 +1,4 @@
+import "server-only";
 import pg from "pg";
 
 const CONNECT_TIMEOUT_MS = 5_000;

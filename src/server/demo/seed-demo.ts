@@ -1,3 +1,4 @@
+import "server-only";
 import { join } from "node:path";
 import { DAY_MS } from "~/shared/calendar-date";
 import { createAccount } from "~/server/accounts/create-account";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 
 /** Keys are `bm_` followed by 64 characters from [a-z0-9]: 67 characters in all. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { SqlPool } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";
 import type { Plan } from "~/shared/plans";

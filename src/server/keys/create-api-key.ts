@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";

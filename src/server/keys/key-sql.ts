@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The SQL of the API key check (src/server/keys/authenticate.ts), sent to the shared pool
  * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.

@@ -1,3 +1,4 @@
+import "server-only";
 import { DAY_MS } from "~/shared/calendar-date";
 import type { Db } from "~/server/db";
 import { maskApiKey } from "./api-key";

@@ -1,3 +1,4 @@
+import "server-only";
 /** Where a request may carry its key (README, The API). */
 export interface KeySources {
   xApiKey: string | null;

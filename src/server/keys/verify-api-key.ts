@@ -1,3 +1,4 @@
+import "server-only";
 import { CLIENT_IP_HEADER } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { consumeAccountRate, countUnauthenticated, peekAccountRate, type PolicyRateLimitState } from "~/server/ratelimit/account-rate";

@@ -1,3 +1,4 @@
+import "server-only";
 // The tail of each key's queue; a key's entry goes when its queue empties, so the map stays small.
 // On globalThis: the production server's API handler and Next's /api/trpc route each load this
 // module, and an account's creates through both must share one queue.

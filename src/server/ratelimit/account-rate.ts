@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "~/env";
 import { ipRateLimitSubject } from "~/server/client-ip";
 import { PLAN_HOURLY_LIMITS, type Plan } from "~/shared/plans";

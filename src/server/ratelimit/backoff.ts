@@ -1,3 +1,4 @@
+import "server-only";
 import { LRUCache } from "lru-cache";
 import { MEMORY_LIMITER_MAX_ENTRIES, storageKey } from "./memory";
 import { storeGuard } from "./index";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { log } from "~/server/log";
 

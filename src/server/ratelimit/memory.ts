@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { RateLimiter } from "./types";

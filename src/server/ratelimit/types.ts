@@ -1,3 +1,4 @@
+import "server-only";
 export interface RateLimitState {
   limit: number;
   /** Never negative. */

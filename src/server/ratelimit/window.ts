@@ -1,3 +1,4 @@
+import "server-only";
 /** The window of the API's budgets: the UTC clock hour. */
 export const HOUR_SECONDS = 3_600;
 

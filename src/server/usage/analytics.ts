@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "~/server/db";
 import { DAY_MS, formatCalendarDate } from "~/shared/calendar-date";
 import { DomainError } from "~/server/domain-error";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Usage is recorded after the response (Next's `after`), so a client that asks for its analytics
  * right after a request could read the table before that request's row is written. This tracker

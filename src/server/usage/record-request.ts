@@ -1,3 +1,4 @@
+import "server-only";
 export interface ApiRequestRecord {
   accountId: string;
   keyId: string;

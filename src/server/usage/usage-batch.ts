@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Usage records are aggregated in memory and written in one statement about once a second,
  * instead of one upsert per request: under load, many requests of one account, key and endpoint

@@ -1,3 +1,4 @@
+import "server-only";
 /** Jobs that fail on a database error are retried by graphile-worker this many times in all. */
 const JOB_ATTEMPTS = 10;
 

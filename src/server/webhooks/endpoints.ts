@@ -1,3 +1,4 @@
+import "server-only";
 // Webhook endpoints of an account (docs/webhooks.md), for the operator CLI and the dashboard. With
 // `accountId`, an endpoint of another account counts as not found.
 import { randomUUID } from "node:crypto";

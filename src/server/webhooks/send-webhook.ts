@@ -1,3 +1,4 @@
+import "server-only";
 // One delivery attempt as the Standard Webhooks specification has it (docs/webhooks.md): a JSON
 // POST with webhook-id, webhook-timestamp and webhook-signature headers, any 2xx a success.
 import { randomBytes } from "node:crypto";

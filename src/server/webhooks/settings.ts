@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "~/env";
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

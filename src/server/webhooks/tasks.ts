@@ -1,3 +1,4 @@
+import "server-only";
 // The webhook jobs run by graphile-worker (docs/webhooks.md). Each attempt of a delivery is its
 // own job, queued at the time the retry schedule gives (graphile-worker's own backoff is not used);
 // deliveries of one endpoint share WEBHOOK_ENDPOINT_CONCURRENCY named queues, each of which runs

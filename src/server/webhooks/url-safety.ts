@@ -1,3 +1,4 @@
+import "server-only";
 // Webhook URLs must not reach the service's own network (docs/webhooks.md): the host is resolved
 // and every address checked when an endpoint is created and again before each delivery, which then
 // connects to the address checked, so a DNS answer that changes in between (rebinding) cannot

@@ -1,3 +1,4 @@
+import "server-only";
 // Runs the webhook jobs (src/server/webhooks/tasks.ts) on graphile-worker, in the same PostgreSQL
 // as the app: jobs survive restarts. The production server and `npm run dev` run a worker in
 // process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).

@@ -18,7 +18,10 @@ export default function ApiReferencePage() {
             <a href="/api/v1/openapi.json" className="font-medium text-indigo-700 underline">
               /api/v1/openapi.json
             </a>
-            .
+            . TypeScript: a typed client (openapi-typescript types for openapi-fetch) is generated from it into{" "}
+            <code className="rounded bg-slate-100 px-1 font-mono">clients/typescript</code> of the repository, with an example
+            (docs/typescript-client.md); to generate your own, give the document&apos;s URL to{" "}
+            <code className="rounded bg-slate-100 px-1 font-mono">npx openapi-typescript</code>.
           </>
         }
       />

@@ -1,3 +1,4 @@
+import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "~/server/auth";
 import { withRequestId } from "~/server/log";

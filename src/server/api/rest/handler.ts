@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";

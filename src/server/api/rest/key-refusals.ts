@@ -1,3 +1,4 @@
+import "server-only";
 import type { KeyStatus, KeyVerification } from "~/server/keys/verify-api-key";
 import type { Permission } from "~/shared/permissions";
 import { ApiError } from "../errors";

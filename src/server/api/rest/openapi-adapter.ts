@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AnyRouter, inferRouterContext } from "@trpc/server";
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from "trpc-to-openapi";

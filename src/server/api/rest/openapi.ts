@@ -1,8 +1,11 @@
+import "server-only";
 import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { statusOf, type ApiErrorCode } from "../errors";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../idempotency";
 import { appRouter } from "../root";
+import { trimmedLengthPattern } from "../routers/blogs/schemas";
 import { RATE_LIMIT_PATH, REST_ROUTES, type RestRoute } from "./routes";
 
 type Operation = { parameters?: unknown[]; responses?: Record<string, unknown> };
@@ -58,9 +61,9 @@ const HEADERS = {
     description: 'The IETF RateLimit field: the policy, requests remaining and seconds until the window resets, e.g. `"free";r=42;t=1234`',
     schema: { type: "string", pattern: '^"[a-z]+";r=\\d+;t=\\d+$' },
   },
-  "X-Request-Id": { description: "Identifier of this request, for support", schema: { type: "string" } },
+  "X-Request-Id": { description: "Identifier of this request, for support", schema: { type: "string", format: "uuid" } },
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
-  ETag: { description: "The representation's entity tag, for If-None-Match and If-Match", schema: { type: "string" } },
+  ETag: { description: "The representation's entity tag (a strong one), for If-None-Match and If-Match", schema: { type: "string", pattern: '^"[A-Za-z0-9_-]+"$' } },
   "Idempotent-Replayed": { description: "`true` when this is the stored first response to the same Idempotency-Key and body", schema: { type: "string", enum: ["true"] } },
   Allow: { description: "The methods the path serves", schema: { type: "string" } },
 } satisfies Record<string, HeaderObject>;
@@ -94,8 +97,10 @@ const PARAMETERS = {
   IdempotencyKey: {
     name: "Idempotency-Key",
     in: "header",
-    description: "A retry with the same key and body within 24 hours gets the first response again and creates nothing",
-    schema: { type: "string", minLength: 1, maxLength: 255 },
+    description:
+      `A retry with the same key and body within 24 hours gets the first response again and creates nothing. ` +
+      `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters after trimming; a blank value counts as no key.`,
+    schema: { type: "string", pattern: trimmedLengthPattern(0, MAX_IDEMPOTENCY_KEY_LENGTH) },
   },
 } satisfies Record<string, ParameterObject>;
 const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });

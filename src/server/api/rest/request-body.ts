@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage } from "node:http";
 import { TRPCError } from "@trpc/server";
 import { ApiError } from "../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Permission } from "~/shared/permissions";
 import type { Meta } from "../trpc";
 import { appRouter } from "../root";

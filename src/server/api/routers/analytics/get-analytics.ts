@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { DEFAULT_RANGE_DAYS, getAnalytics, MAX_RANGE_DAYS, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";

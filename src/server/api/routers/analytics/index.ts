@@ -1,3 +1,4 @@
+import "server-only";
 import { createTRPCRouter } from "../../trpc";
 import { getAnalyticsProcedure } from "./get-analytics";
 

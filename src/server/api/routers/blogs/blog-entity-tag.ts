@@ -1,3 +1,4 @@
+import "server-only";
 import type { BlogView } from "~/server/blogs/blog-view";
 import type { BlogPrecondition } from "~/server/blogs/blog-precondition";
 import { entityTag, headerNamesTag } from "../../entity-tags";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createBlog } from "~/server/blogs/create-blog";
 import { assertUnderBlogQuota, oneBlogCreateAtATime } from "~/server/quotas/blog-quota";
 import { QUOTAS } from "~/server/quotas/quotas";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { deleteBlog } from "~/server/blogs/delete-blog";
 import { blogScope } from "~/server/blogs/blog-scope";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { findBlog } from "~/server/blogs/find-blog";
 import { blogScope } from "~/server/blogs/blog-scope";

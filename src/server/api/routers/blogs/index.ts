@@ -1,3 +1,4 @@
+import "server-only";
 import { createTRPCRouter } from "../../trpc";
 import { createBlogProcedure } from "./create-blog";
 import { deleteBlogProcedure } from "./delete-blog";

@@ -1,3 +1,4 @@
+import "server-only";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { listBlogs } from "~/server/blogs/list-blogs";
 import { ApiError } from "../../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { BlogScope } from "~/server/blogs/blog-scope";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { ApiError } from "../../errors";

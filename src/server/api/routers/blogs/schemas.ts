@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
@@ -52,7 +53,9 @@ export const listBlogsInput = z.object({
   q: z
     .string({ error: "q must be a string" })
     .max(MAX_SEARCH_LENGTH, { error: `q must be at most ${MAX_SEARCH_LENGTH} characters` })
-    .meta({ description: `Search: only blogs whose title or slug contains this text, ignoring case (at most ${MAX_SEARCH_LENGTH} characters)` })
+    .meta({
+      description: `Search, after trimming: only blogs whose title or slug contains this text, ignoring case (at most ${MAX_SEARCH_LENGTH} characters as sent)`,
+    })
     .optional(),
   cursor: blogCursorParam("cursor").meta({
     description:
@@ -84,8 +87,20 @@ const readOnlyFields = {
 
 export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typeof readOnlyFields)[K]> };
 
+/**
+ * A pattern for a string of `min` to `max` characters once surrounding whitespace is trimmed (JSON Schema's
+ * lengths count the string as sent); `min` 0 lets a blank string through.
+ */
+export function trimmedLengthPattern(min: 0 | 1, max: number): string {
+  const core = String.raw`\S(?:[\s\S]{0,${max - 2}}\S)?`;
+  return String.raw`^\s*${min === 0 ? `(?:${core})?` : core}\s*$`;
+}
+
 /** The title rule as the document can state it: 1 to 200 characters once surrounding whitespace is trimmed. */
-const TITLE_AFTER_TRIMMING = { description: "1 to 200 characters after trimming", pattern: String.raw`^\s*\S(?:[\s\S]{0,198}\S)?\s*$` };
+const TITLE_AFTER_TRIMMING = { description: "1 to 200 characters after trimming", pattern: trimmedLengthPattern(1, 200) };
+
+/** The title as sent: the pipe keeps the document from stating the trimmed title's length rule as the sent one's. */
+const titleAsSent = z.string({ error: "title must be a string" }).pipe(blogFieldSchemas.title);
 
 export const blogIdParams = { blogId: z.string().min(1).meta({ description: "The blog's id" }) };
 
@@ -97,7 +112,7 @@ export const createBlogInput = z.object({
 
 export const updateBlogInput = z.object({
   ...blogIdParams,
-  title: blogFieldSchemas.title.optional().meta(TITLE_AFTER_TRIMMING),
+  title: titleAsSent.optional().meta(TITLE_AFTER_TRIMMING),
   ...writableFields,
   ...readOnlyFields,
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
 import { callerAccount } from "~/server/accounts/caller";

@@ -1,3 +1,4 @@
+import "server-only";
 import { createTRPCRouter } from "../../trpc";
 import { createKeyProcedure } from "./create-key";
 import { deactivateKeyProcedure } from "./deactivate-key";

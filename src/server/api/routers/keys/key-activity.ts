@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { getKeyActivity } from "~/server/usage/key-activity";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";

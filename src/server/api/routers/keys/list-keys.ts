@@ -1,3 +1,4 @@
+import "server-only";
 import { listApiKeys } from "~/server/keys/list-api-keys";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { endKeyGrace, rollApiKey } from "~/server/keys/roll-api-key";
 import { callerAccount } from "~/server/accounts/caller";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { updateApiKey } from "~/server/keys/update-api-key";
 import { callerAccount } from "~/server/accounts/caller";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getAnalytics, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { callerAccount } from "~/server/accounts/caller";

@@ -1,3 +1,4 @@
+import "server-only";
 import { peekAccountRate } from "~/server/ratelimit/account-rate";
 import { callerAccount } from "~/server/accounts/caller";
 import { rateLimitedToday } from "~/server/usage/analytics";

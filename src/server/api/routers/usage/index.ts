@@ -1,3 +1,4 @@
+import "server-only";
 import { createTRPCRouter } from "../../trpc";
 import { getUsageAnalyticsProcedure } from "./get-analytics";
 import { getRateLimitProcedure } from "./get-rate-limit";
