@@ -7,8 +7,9 @@
  * The browser tests use CHROMIUM_PATH, else Debian's Chromium, else Playwright's own, installed
  * first when missing (the run stops at once, naming the command, if that fails).
  *
- * `npm test -- tests/security` runs only the Vitest files matching the arguments (no browser
- * tests); `SKIP_BUILD=1` reuses the last `npm run build` (enough when only tests changed).
+ * `npm test -- tests/security` runs only the Vitest files matching the arguments, `npm test --
+ * e2e/keys.spec.ts` only those browser specs; `SKIP_BUILD=1` reuses the last `npm run build`
+ * (enough when only tests changed).
  *
  * The production server's output goes to the console and to test-results/server.log, which is
  * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
@@ -23,8 +24,12 @@ import { createScratchDatabase, query } from "./lib/scratch-database";
 import { findSecrets, passwordsInTests } from "./lib/secret-scan";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
-const vitestFilters = process.argv.slice(2);
-const runsBrowserTests = vitestFilters.length === 0;
+const filters = process.argv.slice(2);
+// Arguments under e2e/ choose browser specs, the others Vitest files; none: everything.
+const browserFilters = filters.filter((filter) => filter.startsWith("e2e/"));
+const vitestFilters = filters.filter((filter) => !filter.startsWith("e2e/"));
+const runsVitest = filters.length === 0 || vitestFilters.length > 0;
+const runsBrowserTests = filters.length === 0 || browserFilters.length > 0;
 // Before the database and the build: a missing browser stops the run now, not minutes later.
 const noChromium = runsBrowserTests ? ensureChromium() : null;
 if (noChromium) {
@@ -52,8 +57,8 @@ try {
   if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   const testEnv = { ...env, API_BASE_URL: server.baseUrl };
-  await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
-  if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test"], testEnv);
+  if (runsVitest) await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
+  if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);

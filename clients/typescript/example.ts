@@ -1,7 +1,7 @@
 /**
  * The TypeScript client in use (docs/typescript-client.md): list, create with an Idempotency-Key,
  * a conditional read answered 304, an update guarded by If-Match, and a delete.
- * Run: API_BASE_URL=http://localhost:3000 API_KEY=blog_... npx tsx clients/typescript/example.ts
+ * Run: API_BASE_URL=http://localhost:3000 API_KEY=bm_... npx tsx clients/typescript/example.ts
  */
 import { createBlogClient } from "./index.js";
 

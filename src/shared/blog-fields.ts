@@ -5,7 +5,7 @@ export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX_LENGTH = 100;
 
 /**
- * The rules for every writable blog field (README, The API: writing rules), shared by the API, the dashboard and
+ * The rules for every writable blog field (docs/api.md, writing rules), shared by the API, the dashboard and
  * the import. Each message names the field and its rule, as the error `details` show it.
  */
 export const blogFieldSchemas = {

@@ -13,7 +13,7 @@ import { MAX_BATCH_CALLS } from "~/shared/dashboard-limits";
 import type { AppRouter } from "~/server/api/root";
 
 /**
- * A call's context for a conditional write (README, The API: conditional requests): `ifMatch` is
+ * A call's context for a conditional write (docs/api.md, conditional requests): `ifMatch` is
  * sent as the If-Match header, and `onEntityTag` is handed the ETag of the answer. Such calls go
  * alone, as the server tags only a lone answer.
  */

@@ -3,7 +3,7 @@ import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount
 import { signIn, trpc } from "../support/dashboard";
 import { expectError, expectSuccess, rateLimitHeaders } from "./expect";
 
-/** README, The API: conditional requests (ETag, If-None-Match, If-Match). */
+/** docs/api.md, conditional requests (ETag, If-None-Match, If-Match). */
 
 let account: TestAccount;
 

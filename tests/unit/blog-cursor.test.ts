@@ -14,7 +14,7 @@ const cursor: BlogCursor = {
 /** A cursor's text from its JSON fields, as encodeBlogCursor writes them. */
 const encoded = (fields: unknown) => Buffer.from(JSON.stringify(fields)).toString("base64url");
 
-describe("the blog list cursor (README, The API: deep pages)", () => {
+describe("the blog list cursor (docs/api.md, deep pages)", () => {
   it("decodes what it encodes, with and without filters, in URL-safe characters", () => {
     const text = encodeBlogCursor(cursor);
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);

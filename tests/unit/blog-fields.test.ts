@@ -8,7 +8,7 @@ function problem(schema: z.ZodType, value: unknown): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? "invalid");
 }
 
-describe("blog field rules (README, The API: writing rules)", () => {
+describe("blog field rules (docs/api.md, writing rules)", () => {
   it("title: 1 to 200 characters after trimming; required when creating", () => {
     expect(blogFieldSchemas.title.parse("  Hello  ")).toBe("Hello");
     expect(problem(blogFieldSchemas.title, "x".repeat(200))).toBeNull();

@@ -3,7 +3,7 @@ import { listBlogsSql } from "~/server/blogs/list-blogs-sql";
 
 const accountId = "account-1";
 
-describe("the list statement (README, The API: listing rules)", () => {
+describe("the list statement (docs/api.md, listing rules)", () => {
   it("lists the account's blogs with API access, newest first (ties by id), with the exact total, in one statement", () => {
     const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0 });
     expect(values).toEqual([accountId, 10]);

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 
 /**
- * Entity tags of /api/v1's GET answers (README, The API: conditional requests): strong, the quoted
+ * Entity tags of /api/v1's GET answers (docs/api.md, conditional requests): strong, the quoted
  * SHA-256 of the JSON body, so any change to what the answer says (a listed blog, a total, the
  * pagination) changes the tag, and equal tags mean byte-identical answers.
  */

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Blog } from "~/generated/prisma/client";
 
-/** A blog as the API shows it: its ten fields plus `content` (README, The API: writing rules), timestamps as ISO 8601. */
+/** A blog as the API shows it: its ten fields plus `content` (docs/api.md, writing rules), timestamps as ISO 8601. */
 export interface BlogView {
   id: string;
   title: string;

@@ -182,7 +182,7 @@ async function answerOperation(
 }
 
 /**
- * A GET's answer with its validator (README, The API: conditional requests): a 200 carries its
+ * A GET's answer with its validator (docs/api.md, conditional requests): a 200 carries its
  * strong ETag (and so `Cache-Control: private, no-cache`). With If-None-Match, whose key check only
  * looked at the budget, a matching tag answers 304 without a body and without consuming the
  * budget (as GitHub does); any other answer consumes its unit now, and is a 429 if none is left.
