@@ -105,3 +105,15 @@ export function requestIdOf(error: unknown): string | undefined {
 export function isPreconditionFailed(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as { apiCode?: string } | undefined)?.apiCode === "PRECONDITION_FAILED";
 }
+
+/**
+ * A refusal's message under the field it is about (the error's data.field, src/server/api/trpc.ts,
+ * never read from the message), or under the form when it is about none of `fields`.
+ */
+export function fieldErrors<F extends string>(error: unknown, fields: readonly F[]): Partial<Record<F | "form", string>> {
+  const message = errorMessage(error);
+  const field = error instanceof TRPCClientError ? fields.find((f) => f === (error.data as { field?: string } | undefined)?.field) : undefined;
+  const errors: Partial<Record<F | "form", string>> = {};
+  errors[field ?? "form"] = message;
+  return errors;
+}

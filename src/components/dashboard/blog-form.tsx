@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
@@ -15,7 +14,7 @@ import { cn } from "~/lib/cn";
 import { asSentence } from "~/lib/format";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
-import { api, errorMessage, isPreconditionFailed } from "~/trpc/react";
+import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/react";
 import { ConflictDialog } from "./conflict-dialog";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
 
@@ -70,13 +69,9 @@ function validate(values: Values, isNew: boolean): Errors {
 
 /** The field a server-side refusal is about, with the server's words. */
 function serverErrors(error: unknown): Errors {
-  const message = errorMessage(error);
-  if (error instanceof TRPCClientError) {
-    // The field comes with the error's data (src/server/api/trpc.ts), never from its message.
-    const field = TEXT_FIELDS.find((f) => f === (error.data as { field?: string } | undefined)?.field);
-    if (field) return { [field]: inFormWords(field, message) };
-  }
-  return { form: message };
+  const errors = fieldErrors(error, TEXT_FIELDS);
+  const field = TEXT_FIELDS.find((f) => errors[f] !== undefined);
+  return field ? { [field]: inFormWords(field, errors[field]!) } : errors;
 }
 
 /** Whether the form holds changes not saved yet. */

@@ -8,8 +8,8 @@ import { Field, Input } from "~/components/ui/input";
 import { formatDateTime } from "~/lib/format";
 import { DEFAULT_GRACE, GRACE_OPTIONS, type GraceOption } from "~/shared/key-grace";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
-import { api, errorMessage } from "~/trpc/react";
-import { fieldErrors, KEYS_HEADING_ID, KEYS_QUERY } from "./keys-client";
+import { api, errorMessage, fieldErrors } from "~/trpc/react";
+import { KEYS_HEADING_ID, KEYS_QUERY } from "./keys-client";
 import { showNewKey } from "./new-key-dialog";
 
 const GRACE_LABELS: Record<GraceOption, string> = { "0": "None: stop it now", "1h": "1 hour", "24h": "24 hours", "7d": "7 days" };

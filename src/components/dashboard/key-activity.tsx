@@ -6,7 +6,8 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
-import { api, errorMessage } from "~/trpc/react";
+import { api } from "~/trpc/react";
+import { LoadError } from "./load-error";
 import { KEYS_QUERY } from "./keys-client";
 import { PageHeader } from "./page-header";
 import { UsageChart } from "./usage-chart";
@@ -32,9 +33,7 @@ export function KeyActivityPanel({ id }: { id: string }) {
         }
       />
       {activity.error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {errorMessage(activity.error)}
-        </p>
+        <LoadError what="the key's activity" error={activity.error} onRetry={() => void activity.refetch()} retrying={activity.isFetching} />
       ) : !activity.data ? (
         <div aria-busy="true" aria-label="Loading the key's activity" className="space-y-4">
           <Skeleton className="h-64 w-full" />

@@ -11,9 +11,10 @@ import { formatDate, formatDateTime } from "~/lib/format";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
 import { PERMISSIONS, type Permission } from "~/shared/permissions";
-import { api, errorMessage } from "~/trpc/react";
+import { api, fieldErrors } from "~/trpc/react";
+import { LoadError } from "./load-error";
 import { DeactivateKey, EditKey, EndGrace, RollKey } from "./key-actions";
-import { fieldErrors, KEYS_HEADING_ID, KEYS_QUERY } from "./keys-client";
+import { KEYS_HEADING_ID, KEYS_QUERY } from "./keys-client";
 import { showNewKey } from "./new-key-dialog";
 
 const EXPIRATION_LABELS: Record<ExpirationOption, string> = { never: "Never", "30d": "30 days", "90d": "90 days", "1y": "1 year" };
@@ -46,9 +47,7 @@ export function KeysPanel() {
           )}
         </div>
         {keys.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {errorMessage(keys.error)}
-          </p>
+          <LoadError what="your keys" error={keys.error} onRetry={() => void keys.refetch()} retrying={keys.isFetching} />
         ) : !keys.data ? (
           <div aria-busy="true" aria-label="Loading keys" className="space-y-2">
             <Skeleton className="h-24 w-full" />

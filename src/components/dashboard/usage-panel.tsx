@@ -8,8 +8,8 @@ import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { PLAN_HOURLY_LIMITS, PLAN_NAMES, PLANS, type Plan } from "~/shared/plans";
-import { api, errorMessage } from "~/trpc/react";
-import { fieldErrors } from "./keys-client";
+import { api, fieldErrors } from "~/trpc/react";
+import { LoadError } from "./load-error";
 import { OUTCOMES, UsageChart } from "./usage-chart";
 
 /** From this share of the hourly budget on, the page warns. */
@@ -28,9 +28,12 @@ export function UsagePanel() {
   return (
     <div className="space-y-6">
       {error && (
-        <p role="alert" className="text-sm text-red-600">
-          {errorMessage(error)}
-        </p>
+        <LoadError
+          what="your usage"
+          error={error}
+          onRetry={() => void Promise.all([rate.refetch(), analytics.refetch()])}
+          retrying={rate.isFetching || analytics.isFetching}
+        />
       )}
       {rate.data && <BudgetWarning {...rate.data} />}
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">

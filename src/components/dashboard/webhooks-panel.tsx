@@ -11,6 +11,7 @@ import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/shared/webhook-events";
 import { api, errorMessage } from "~/trpc/react";
+import { LoadError } from "./load-error";
 
 type Endpoint = Awaited<ReturnType<typeof api.webhooks.list.query>>[number];
 type Delivery = Awaited<ReturnType<typeof api.webhooks.deliveries.query>>[number];
@@ -27,9 +28,7 @@ export function WebhooksPanel() {
           Your endpoints
         </h2>
         {endpoints.error ? (
-          <p role="alert" className="text-sm text-red-600">
-            {errorMessage(endpoints.error)}
-          </p>
+          <LoadError what="your endpoints" error={endpoints.error} onRetry={() => void endpoints.refetch()} retrying={endpoints.isFetching} />
         ) : !endpoints.data ? (
           <Skeleton className="h-24 w-full" />
         ) : endpoints.data.length === 0 ? (
@@ -236,7 +235,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
     queryFn: () => api.webhooks.deliveries.query({ id: endpointId }),
     refetchInterval: 5_000,
   });
-  if (deliveries.error) return <p role="alert" className="mt-4 text-sm text-red-600">{errorMessage(deliveries.error)}</p>;
+  if (deliveries.error) return <LoadError what="the deliveries" error={deliveries.error} onRetry={() => void deliveries.refetch()} retrying={deliveries.isFetching} />;
   if (!deliveries.data) return <Skeleton className="mt-4 h-16 w-full" />;
   if (deliveries.data.length === 0) return <p className="mt-4 text-sm text-slate-600">No deliveries in the last 30 days.</p>;
   return (
