@@ -1,6 +1,7 @@
 // Webhooks end to end (docs/webhooks.md): an endpoint registered through the CLI on a receiver on
 // 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_URLS=1 and WEBHOOK_RETRY_SCHEDULE=1s,2s,4s in `npm test`), the
 // server's worker delivering, every signature checked with the standardwebhooks library.
+import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { quickAddJob } from "graphile-worker";
@@ -127,6 +128,33 @@ describe("API key events", () => {
       expect(JSON.stringify(events)).not.toContain("keyHash");
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(receiver.received).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("the hourly maintenance", () => {
+  it("disables an endpoint failing for 5 days, saying why, and drops events and deliveries older than 30 days", async () => {
+    const [account, receiver] = await Promise.all([createTestAccount(), startReceiver()]);
+    try {
+      const failing = await registerThroughCli(account, receiver, "blog.created");
+      const healthy = await registerThroughCli(account, receiver, "blog.updated");
+      const day = 86_400_000;
+      await db().webhookEndpoint.update({ where: { id: failing.id }, data: { failingSince: new Date(Date.now() - 5 * day - 60_000) } });
+      await db().webhookEndpoint.update({ where: { id: healthy.id }, data: { failingSince: new Date(Date.now() - 4 * day) } });
+      const event = (id: string, ageDays: number) => ({ id, userId: account.id, type: "blog.created", data: {}, createdAt: new Date(Date.now() - ageDays * day), dispatchedAt: new Date() });
+      const [oldId, recentId] = [`msg_old${randomUUID().replaceAll("-", "")}`, `msg_new${randomUUID().replaceAll("-", "")}`];
+      await db().webhookEvent.createMany({ data: [event(oldId, 31), event(recentId, 29)] });
+      await db().webhookDelivery.create({ data: { eventId: oldId, endpointId: healthy.id, status: "succeeded", attempts: 1 } });
+
+      await quickAddJob({ connectionString: process.env.DATABASE_URL }, "webhook_maintenance", {});
+
+      await eventually(async () => expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: failing.id } })).enabled).toBe(false));
+      expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: failing.id } })).disabledReason).toMatch(/^Disabled automatically: every delivery failed since \d{4}-/);
+      expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: healthy.id } })).enabled).toBe(true);
+      await eventually(async () => expect(await db().webhookEvent.findMany({ where: { id: { in: [oldId, recentId] } }, select: { id: true } })).toEqual([{ id: recentId }]));
+      expect(await db().webhookDelivery.count({ where: { eventId: oldId } })).toBe(0);
     } finally {
       await receiver.close();
     }
