@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { Field, Input } from "~/components/ui/input";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
@@ -112,30 +113,15 @@ function CreateKeyCard() {
           </Field>
         </div>
         <div className="space-y-4">
-          <fieldset aria-describedby={permissionsErrorId} aria-invalid={errors.permissions ? true : undefined}>
-            <legend className="text-sm font-medium text-slate-800">Permissions</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {PERMISSIONS.map((permission) => (
-                <label key={permission} className="flex items-start gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    className="mt-0.5 size-4 accent-indigo-600"
-                    checked={permissions.includes(permission)}
-                    onChange={(e) =>
-                      setPermissions((current) => (e.target.checked ? [...current, permission] : current.filter((p) => p !== permission)))
-                    }
-                  />
-                  <span>
-                    <span className="font-mono text-xs font-medium text-slate-900">{permission}</span>
-                    <span className="block text-xs text-slate-500">{PERMISSION_HINTS[permission]}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            <p id={permissionsErrorId} role={errors.permissions ? "alert" : undefined} className="mt-1 min-h-4 text-xs text-red-600">
-              {errors.permissions ?? ""}
-            </p>
-          </fieldset>
+          <CheckboxGroup
+            legend="Permissions"
+            options={PERMISSIONS}
+            value={permissions}
+            onChange={setPermissions}
+            hint={(permission) => PERMISSION_HINTS[permission]}
+            error={errors.permissions}
+            errorId={permissionsErrorId}
+          />
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">Expires</legend>
             <div className="mt-2 flex flex-wrap gap-x-4 gap-y-2">

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
@@ -90,24 +91,7 @@ function CreateEndpointCard() {
 }
 
 function EventTypeChoice({ value, onChange }: { value: WebhookEventType[]; onChange: (next: WebhookEventType[]) => void }) {
-  return (
-    <fieldset>
-      <legend className="text-sm font-medium text-slate-800">Events</legend>
-      <div className="mt-2 grid gap-2 sm:grid-cols-2">
-        {WEBHOOK_EVENT_TYPES.map((type) => (
-          <label key={type} className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-indigo-600"
-              checked={value.includes(type)}
-              onChange={(e) => onChange(e.target.checked ? [...value, type] : value.filter((t) => t !== type))}
-            />
-            <span className="font-mono text-xs">{type}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
+  return <CheckboxGroup legend="Events" options={WEBHOOK_EVENT_TYPES} value={value} onChange={onChange} />;
 }
 
 function SecretCard({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
