@@ -5,6 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
+import { RadioGroup } from "~/components/ui/radio-group";
 import { formatDateTime } from "~/lib/format";
 import { DEFAULT_GRACE, GRACE_OPTIONS, type GraceOption } from "~/shared/key-grace";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
@@ -116,23 +117,17 @@ export function RollKey({ apiKey: key }: { apiKey: ApiKeySummary }) {
       description={
         <>
           <p>A new key with the same name, description, permissions and expiration policy is created and shown once.</p>
-          <fieldset className="mt-3">
-            <legend className="font-medium text-slate-800">The current key keeps working for</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {GRACE_OPTIONS.map((option) => (
-                <label key={option} className="flex items-center gap-2">
-                  <input
-                    type="radio"
-                    name={`grace-${key.id}`}
-                    className="size-4 accent-indigo-600"
-                    checked={grace === option}
-                    onChange={() => setGrace(option)}
-                  />
-                  {GRACE_LABELS[option]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <div className="mt-3">
+            <RadioGroup
+              legend="The current key keeps working for"
+              name={`grace-${key.id}`}
+              options={GRACE_OPTIONS}
+              labels={GRACE_LABELS}
+              value={grace}
+              onChange={setGrace}
+              className="grid gap-2 sm:grid-cols-2"
+            />
+          </div>
           <ErrorLine error={action.error} />
         </>
       }

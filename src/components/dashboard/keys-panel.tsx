@@ -8,6 +8,7 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
 import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { Field, Input } from "~/components/ui/input";
+import { RadioGroup } from "~/components/ui/radio-group";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
@@ -122,24 +123,7 @@ function CreateKeyCard() {
             error={errors.permissions}
             errorId={permissionsErrorId}
           />
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">Expires</legend>
-            <div className="mt-2 flex flex-wrap gap-x-4 gap-y-2">
-              {EXPIRATION_OPTIONS.map((option) => (
-                <label key={option} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="radio"
-                    name="expires"
-                    value={option}
-                    className="size-4 accent-indigo-600"
-                    checked={expires === option}
-                    onChange={() => setExpires(option)}
-                  />
-                  {EXPIRATION_LABELS[option]}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RadioGroup legend="Expires" name="expires" options={EXPIRATION_OPTIONS} labels={EXPIRATION_LABELS} value={expires} onChange={setExpires} />
         </div>
         <div className="flex flex-wrap items-center gap-3 md:col-span-2">
           <Button type="submit" loading={create.isPending}>
