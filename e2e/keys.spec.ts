@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import pg from "pg";
-import { signUp } from "./support";
+import { collectProblems, signUp } from "./support";
 import { runCli } from "../tests/support/cli";
 
 /**
@@ -59,17 +59,8 @@ for (const size of SIZES) {
       test.setTimeout(240_000);
       const run = `${size.name}-${Date.now().toString(36)}`;
       const owner = { name: "Kay Keys", handle: `kay-${run}`, email: `kay-${run}@example.test` };
-      const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(error.message));
-      // The one refusal the test provokes (an empty name) is a 400 of keys.update, which the browser
-      // also logs; the app has no favicon yet, which Chromium asks for now and then.
-      const expected = (url: string) => url.includes("/api/trpc/keys.update") || url.endsWith("/favicon.ico");
-      page.on("response", (response) => {
-        if (response.status() >= 400 && !expected(response.url())) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-      });
-      page.on("console", (message) => {
-        if (message.type() === "error" && !expected(message.location().url)) problems.push(`${message.text()} (${message.location().url})`);
-      });
+      // The one refusal the test provokes (an empty name) is a 400 of keys.update.
+      const problems = collectProblems(page, (url) => url.includes("/api/trpc/keys.update"));
       const shot = (name: string) => page.screenshot({ path: `test-results/keys-${size.name}-${name}.png`, fullPage: true });
       let firstKey = "";
 

@@ -21,3 +21,25 @@ export async function signUp(page: Page, account: { name: string; handle: string
   // The first sign-up of a freshly started server can be slow on a loaded machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
 }
+
+/** A sign-up refused for the minute (429), which `signUp` waits out: not a problem of the page. */
+export const signUpWaitedOut = (url: string, text: string) => url.includes("/api/auth/sign-up/email") && text.includes("429");
+
+/**
+ * What went wrong on `page` while a spec ran: uncaught exceptions, failed responses and the errors
+ * the browser logs for them, except the refusals the spec provokes itself (`provoked`, by URL) and a
+ * sign-up refused for the minute, which `signUp` waits out.
+ */
+export function collectProblems(page: Page, provoked: (url: string) => boolean): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("response", (response) => {
+    const line = `${response.status()} ${response.request().method()} ${response.url()}`;
+    if (response.status() >= 400 && !provoked(response.url()) && !signUpWaitedOut(response.url(), line)) problems.push(line);
+  });
+  page.on("console", (message) => {
+    const { url } = message.location();
+    if (message.type() === "error" && !provoked(url) && !signUpWaitedOut(url, message.text())) problems.push(`${message.text()} (${url})`);
+  });
+  return problems;
+}

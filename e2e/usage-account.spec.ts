@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, signUp } from "./support";
+import { collectProblems, PASSWORD, signUp } from "./support";
 
 /**
  * The usage page's budget warning, reset time, next plan and date range; then the account
@@ -23,17 +23,8 @@ for (const size of SIZES) {
       test.setTimeout(240_000);
       const run = `${size.name}-${Date.now().toString(36)}`;
       const owner = { name: "Una Usage", handle: `una-${run}`, email: `una-${run}@example.test` };
-      const problems: string[] = [];
-      page.on("pageerror", (error) => problems.push(error.message));
-      // Refusals the test provokes (a reversed range, a wrong password, a deletion not confirmed) are
-      // 4xx the browser also logs; the app has no favicon yet, which Chromium asks for now and then.
-      const expected = (url: string) => /\/api\/trpc\/usage\.analytics|\/api\/auth\/change-password|\/favicon\.ico$/.test(url);
-      page.on("response", (response) => {
-        if (response.status() >= 400 && !expected(response.url())) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-      });
-      page.on("console", (message) => {
-        if (message.type() === "error" && !expected(message.location().url)) problems.push(`${message.text()} (${message.location().url})`);
-      });
+      // Refusals the test provokes: a reversed range, a wrong password, a deletion not confirmed.
+      const problems = collectProblems(page, (url) => /\/api\/trpc\/usage\.analytics|\/api\/auth\/change-password/.test(url));
       const shot = (name: string) => page.screenshot({ path: `test-results/usage-account-${size.name}-${name}.png`, fullPage: true });
 
       await signUp(page, owner);
