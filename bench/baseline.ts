@@ -263,4 +263,6 @@ const server = createServer((req, res) => {
   error(res, 404, {}, "RESOURCE_NOT_FOUND", "Not found");
 });
 server.keepAliveTimeout = 65_000;
+// An orderly exit, so that `--cpu-prof` writes its profile (bench/run.ts, BENCH_CPU_PROFILE_DIR).
+process.on("SIGTERM", () => process.exit(0));
 server.listen(Number(process.env.PORT ?? 3999), "127.0.0.1", () => console.log(`baseline listening on ${process.env.PORT ?? 3999}`));

@@ -11,6 +11,8 @@
  *   BENCH_LONG_SECONDS    the memory run (e), app only (default 300)
  *   BENCH_SKIP_BUILD=1    reuse the existing build (`npm run build`)
  *   DATABASE_POOL_SIZE    connections per server process, app and baseline alike (default 10)
+ *   BENCH_CPU_PROFILE_DIR run both servers with `--cpu-prof`, their profiles written on exit under
+ *                         its app/ and baseline/ (one a thread; bench/profile-summary.ts reads them)
  *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages);
  *                         skips the correctness checks, the baseline when not needed, and (e)
  *                         unless `e` is listed (e.g. `a,e`)
@@ -41,6 +43,8 @@ const REDIS_URL = env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const DATABASE = env.BENCH_DATABASE ?? "blogmgr_bench";
 const POOL_SIZE = env.DATABASE_POOL_SIZE ?? "10";
 const WINDOW_MS = 3_600_000;
+const cpuProfile = (name: string) =>
+  env.BENCH_CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROFILE_DIR}/${name}`] : [];
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
@@ -88,7 +92,7 @@ let app: RunningServer | undefined;
 let baseline: ChildProcess | undefined;
 let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
-  app = await startProductionServer(serverEnv, { quiet: true });
+  app = await startProductionServer(serverEnv, { quiet: true, nodeArgs: cpuProfile("app") });
   const appPid = listeningPid(new URL(app.baseUrl).port);
   const publicBlogPath = `/${publicPages.handle}/${publicPages.blogSlug}`;
   await checkPublicPages(app.baseUrl, publicBlogPath, `/${publicPages.handle}`);
@@ -116,7 +120,7 @@ try {
   let checks: Awaited<ReturnType<typeof correctnessChecks>> | undefined;
   if (needsBaseline) {
     const baselinePort = await freePort();
-    baseline = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "bench/baseline.ts"], {
+    baseline = spawn(process.execPath, [...cpuProfile("baseline"), "--conditions=react-server", "--import", "tsx", "bench/baseline.ts"], {
       env: { ...serverEnv, NODE_ENV: "production", PORT: String(baselinePort) },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -153,8 +157,10 @@ try {
   }
 } finally {
   clearInterval(resetTimer);
-  app?.stop();
-  if (baseline?.pid && baseline.exitCode === null) baseline.kill("SIGTERM");
+  // Both awaited: on exit they write their CPU profiles (BENCH_CPU_PROFILE_DIR).
+  const baselineExited = baseline && baseline.exitCode === null ? new Promise((resolve) => baseline!.once("exit", resolve)) : undefined;
+  baseline?.kill("SIGTERM");
+  await Promise.all([app?.stop(), baselineExited]);
   await db.end();
   redis.disconnect();
 }

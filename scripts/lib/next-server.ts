@@ -15,6 +15,8 @@ export interface ServerOptions {
   quiet?: boolean;
   /** Also hand every chunk of its output (stdout and stderr) here; it is still shown on the console. */
   onOutput?: (chunk: Buffer) => void;
+  /** Node options before the server's script (the bench's `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
 }
 
 // What `npm run build` compiles for `npm start` (scripts/build-server.mjs), beside Next's build in
@@ -37,7 +39,7 @@ export const PRODUCTION_SERVER_ARGS = ["--max-semi-space-size=32", "--heap-growi
 
 /** Starts the built app's production server on a free port, once its API answers. */
 export function startProductionServer(env: NodeJS.ProcessEnv, options: ServerOptions = {}): Promise<RunningServer> {
-  return startServer(PRODUCTION_SERVER_ARGS, env, options);
+  return startServer([...(options.nodeArgs ?? []), ...PRODUCTION_SERVER_ARGS], env, options);
 }
 
 /** Starts the built app with `next start` (which reads PORT): Next itself serves /api/v1, as on Vercel (the Pages Router route). */
