@@ -65,8 +65,7 @@ beforeAll(async () => {
       const text = Buffer.concat(chunks).toString();
       const url = new URL(req.url ?? "/", "http://localhost");
       lastOutcome = await callOpenApi({
-        req,
-        res,
+        method: req.method ?? "GET",
         pathAndQuery: url.pathname.slice("/api".length) + url.search,
         body: text ? (JSON.parse(text) as unknown) : undefined,
         contextOptions: { caller: "tester" },
@@ -128,6 +127,25 @@ describe("trpc-to-openapi through the adapter", () => {
     expect(error.code).toBe("BAD_REQUEST");
     expect(error.cause).toBeInstanceOf(ZodError);
     expect((error.cause as ZodError).issues[0]?.path).toEqual(["name"]);
+  });
+
+  it("takes the adapter's stand-in as a fetch Request and builds none of its own", async () => {
+    // Handed Node's request, the library would build a fetch Request per call for its abort signal.
+    const original = globalThis.Request;
+    let built = 0;
+    globalThis.Request = new Proxy(original, {
+      construct(target, args: ConstructorParameters<typeof Request>) {
+        built += 1;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      expect(await call("GET", "/things?page=2")).toMatchObject({ ok: true, status: 200 });
+      expect(await call("POST", "/things", { name: "a", flag: true })).toMatchObject({ ok: true, status: 201 });
+    } finally {
+      globalThis.Request = original;
+    }
+    expect(built).toBe(0);
   });
 
   it("hands back a thrown TRPCError as is, and any other error wrapped as its cause", async () => {

@@ -84,7 +84,7 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   const served: ServedRequest = {};
   let answer: ApiAnswer;
   try {
-    answer = await routeApiRequest(req, res, request, resHeaders, (task) => void tasks.push(task), served);
+    answer = await routeApiRequest(req, request, resHeaders, (task) => void tasks.push(task), served);
   } catch (error) {
     answer = errorAnswer(toApiError(error), resHeaders);
   }
@@ -118,7 +118,6 @@ function apiRequest(req: IncomingMessage): ApiRequest {
 
 async function routeApiRequest(
   req: IncomingMessage,
-  res: ServerResponse,
   request: ApiRequest,
   resHeaders: Headers,
   afterResponse: RequestContextOptions["afterResponse"],
@@ -153,7 +152,7 @@ async function routeApiRequest(
   }
   const { key } = verification;
   served.keyId = key?.id;
-  const answer = await answerOperation(req, res, match.route, verification, { headers: request.headers, url, resHeaders, afterResponse });
+  const answer = await answerOperation(req, match.route, verification, { headers: request.headers, url, resHeaders, afterResponse });
   served.counted = key;
   return answer;
 }
@@ -161,7 +160,6 @@ async function routeApiRequest(
 /** An operation's answer once its key is checked: the refusal, or the procedure's answer to the body. */
 async function answerOperation(
   req: IncomingMessage,
-  res: ServerResponse,
   route: RestRoute,
   verification: KeyVerification,
   context: Omit<RequestContextOptions, "caller">,
@@ -176,7 +174,7 @@ async function answerOperation(
       return errorAnswer(toApiError(error), context.resHeaders);
     }
   }
-  const answer = await callProcedure(req, res, body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+  const answer = await callProcedure(req.method ?? "GET", body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
   if (route.method !== "GET") return answer;
   return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), key: verification.key!, route });
 }
@@ -260,9 +258,9 @@ const callOpenApi = createOpenApiAdapter({
 });
 
 /** Runs the request's procedure; any failure becomes the API's error envelope (README, The API). */
-async function callProcedure(req: IncomingMessage, res: ServerResponse, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
+async function callProcedure(method: string, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
   const pathAndQuery = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
-  const outcome = await callOpenApi({ req, res, pathAndQuery, body, contextOptions: context });
+  const outcome = await callOpenApi({ method, pathAndQuery, body, contextOptions: context });
   if (!outcome.ok) return errorAnswer(toApiError(outcome.error), context.resHeaders);
   return { status: outcome.status, headers: mergeHeaders(context.resHeaders, outcome.headers), body: outcome.body };
 }
@@ -277,7 +275,9 @@ function errorAnswer(error: ApiError, headers: Headers): ApiAnswer {
   return jsonAnswer(error.httpStatus(), headers, errorEnvelope(error));
 }
 
-function mergeHeaders(target: Headers, extra: HeadersInit): Headers {
-  new Headers(extra).forEach((value, name) => target.set(name, value));
+function mergeHeaders(target: Headers, extra: Headers | Readonly<Record<string, string>>): Headers {
+  // A plain object is copied as is: no Headers built from it on every request.
+  if (extra instanceof Headers) extra.forEach((value, name) => target.set(name, value));
+  else for (const [name, value] of Object.entries(extra)) target.set(name, value);
   return target;
 }
