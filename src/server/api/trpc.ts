@@ -64,26 +64,24 @@ const t = initTRPC
 export const createTRPCRouter = t.router;
 
 /**
- * Every operation's builder. The caller must hold the permission of the procedure's meta: the
- * owner holds all, a key those it was given (already checked by /api/v1 before the body was read;
- * here a guard, not a second lookup); an operation without one is refused to keys.
+ * Every operation's builder, with the one middleware every call goes through. The caller must
+ * hold the permission of the procedure's meta: the owner holds all, a key those it was given
+ * (already checked by /api/v1 before the body was read; here a guard, not a second lookup); an
+ * operation without one is refused to keys. One middleware rather than one per concern: tRPC
+ * copies the call's options and context at every level of the chain.
  */
-export const procedure = t.procedure
-  .use(async ({ next }) => {
-    // A broken domain rule answers with its own status (404, 409, 400), not a 500.
-    const result = await next();
-    if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
-    return result;
-  })
-  .use(async ({ ctx, meta, type, next }) => {
-    const { caller } = ctx;
-    if (!caller) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
-    if (!callerHolds(caller, meta?.permission)) {
-      throw new ApiError(
-        "INSUFFICIENT_PERMISSIONS",
-        meta?.permission ? `This API key lacks the ${meta.permission} permission` : "Only the account's owner may do this, in the dashboard",
-      );
-    }
-    if (type === "mutation") await ctx.limitMutation?.();
-    return next({ ctx: { caller } });
-  });
+export const procedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
+  const { caller } = ctx;
+  if (!caller) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
+  if (!callerHolds(caller, meta?.permission)) {
+    throw new ApiError(
+      "INSUFFICIENT_PERMISSIONS",
+      meta?.permission ? `This API key lacks the ${meta.permission} permission` : "Only the account's owner may do this, in the dashboard",
+    );
+  }
+  if (type === "mutation") await ctx.limitMutation?.();
+  const result = await next({ ctx: { caller } });
+  // A broken domain rule answers with its own status (404, 409, 400), not a 500.
+  if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
+  return result;
+});
