@@ -1,0 +1,64 @@
+/**
+ * CPU per call of GET /blogs through each layer of the app, in one process, with a stub pool that
+ * answers every query with the same ten rows (no database, no network): what the framework costs
+ * on its own, measured without the noise of a loaded machine (bench/README.md, "Profiling").
+ *
+ *   list       listBlogs and JSON.stringify: the work the baseline does too
+ *   procedure  blogs.list through tRPC (its middleware, zod input and output), as the dashboard calls it
+ *   openapi    blogs.list through trpc-to-openapi's handler (src/server/api/rest/openapi-adapter.ts), as /api/v1 calls it
+ *
+ * Run: npx tsx --conditions=react-server bench/layers.ts   (LAYER_CALLS, default 20000 a layer and round)
+ */
+import { appRouter } from "~/server/api/root";
+import { createOpenApiAdapter } from "~/server/api/rest/openapi-adapter";
+import type { Context, RequestContextOptions } from "~/server/api/trpc";
+import { listBlogs } from "~/server/blogs/list-blogs";
+import type { SqlPool } from "~/server/db";
+
+const CALLS = Number(process.env.LAYER_CALLS ?? 20_000);
+const now = new Date();
+const rows = Array.from({ length: 10 }, (_, i) => ({
+  total: 1000,
+  id: `cmbench${String(i).padStart(18, "0")}`,
+  title: `Blog number ${i}`,
+  blogSlug: `blog-number-${i}`,
+  description: "A short description",
+  content: "Some Markdown content. ".repeat(20),
+  isPublic: i % 2 === 0,
+  allowApiAccess: true,
+  seoTitle: "",
+  seoDescription: "",
+  createdAt: now,
+  updatedAt: now,
+}));
+const sql = { query: () => Promise.resolve({ rows }) } as unknown as SqlPool;
+const scope = { accountId: "cmbenchaccount", apiAccessOnly: true };
+const contextOptions = (): RequestContextOptions => ({
+  headers: new Headers(),
+  url: new URL("http://localhost/api/v1/blogs?limit=10"),
+  resHeaders: new Headers(),
+  afterResponse: () => {},
+  caller: { kind: "apiKey", key: { id: "cmbenchkey", accountId: scope.accountId, plan: "enterprise", permissions: ["read:blogs"], lastUsedAt: now } },
+});
+const context = (options: RequestContextOptions) => ({ db: undefined, sql, ...options }) as unknown as Context;
+const callOpenApi = createOpenApiAdapter({ router: appRouter, createContext: context, successStatus: () => 200 });
+
+const layers: Record<string, () => Promise<unknown>> = {
+  list: async () => JSON.stringify({ success: true, data: await listBlogs(sql, scope, { page: 1, limit: 10 }) }),
+  procedure: async () => JSON.stringify(await appRouter.createCaller(context(contextOptions())).blogs.list({ limit: "10" } as never)),
+  openapi: async () => {
+    const outcome = await callOpenApi({ method: "GET", pathAndQuery: "/blogs?limit=10", body: undefined, contextOptions: contextOptions() });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.body;
+  },
+};
+
+// The first round warms the JIT; the second is reported.
+for (const round of [1, 2]) {
+  for (const [name, call] of Object.entries(layers)) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < CALLS; i++) await call();
+    const { user, system } = process.cpuUsage(start);
+    if (round === 2) console.log(`${name.padEnd(10)} ${((user + system) / CALLS).toFixed(1).padStart(6)} µs CPU a call`);
+  }
+}
