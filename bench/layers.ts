@@ -1,7 +1,7 @@
 /**
  * CPU per call of GET /blogs through each layer of the app, in one process, with a stub pool that
  * answers every query with the same ten rows (no database, no network): what the framework costs
- * on its own, measured without the noise of a loaded machine (bench/README.md, "Profiling").
+ * on its own, measured without the noise of a loaded machine (bench/README.md, "Where the app's time goes").
  *
  *   list       listBlogs and JSON.stringify: the work the baseline does too
  *   procedure  blogs.list through tRPC (its middleware, zod input and output), as the dashboard calls it

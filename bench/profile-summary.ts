@@ -1,6 +1,6 @@
 /**
- * Summarises V8 CPU profiles written by `BENCH_CPU_PROFILE_DIR=dir npm run bench` (bench/README.md,
- * "Profiling"): where each server's busy time went, by package or module (a native call counts for
+ * Summarises V8 CPU profiles written by `BENCH_CPU_PROFILE_DIR=dir npm run bench` (bench/README.md, "Reproduce"):
+ * where each server's busy time went, by package or module (a native call counts for
  * the code that made it) and by function.
  *
  * Run: npx tsx bench/profile-summary.ts dir/app/*.cpuprofile dir/baseline/*.cpuprofile

@@ -16,7 +16,7 @@ import { createOpenApiNodeHttpHandler, type OpenApiRouter } from "trpc-to-openap
  * as own values) rather than Node's request: given a Node request, it would build a whole fetch
  * Request per call (headers copied, an AbortController, listeners on the socket) only to take its
  * abort signal, which our procedures never see (their context comes from `createContext` alone).
- * That was about a third of the library's cost per call (bench/README.md, "Profiling").
+ * That was a third of the CPU of a list call through the library (bench/README.md, "Where the app's time goes").
  */
 
 /** One request handed to the library. */
