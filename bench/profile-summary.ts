@@ -43,13 +43,15 @@ function summarise(file: string, top: number): void {
   const selfMs = new Map<number, number>();
   const busyBySecond: number[] = [];
   let elapsedMs = 0;
-  // timeDeltas[i] is the time before sample i: it is charged to the sample that follows it.
+  // timeDeltas[i] is the time before sample i: it is charged to the sample that follows it. Idle
+  // samples count for nothing.
   profile.samples.forEach((id, i) => {
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     elapsedMs += ms;
+    if (IDLE.has(byId.get(id)!.callFrame.functionName)) return;
     const second = Math.floor(elapsedMs / 1000);
-    if (!IDLE.has(byId.get(id)!.callFrame.functionName)) busyBySecond[second] = (busyBySecond[second] ?? 0) + ms;
-    if (second >= window.from && second < window.to) selfMs.set(id, (selfMs.get(id) ?? 0) + ms);
+    busyBySecond[second] = (busyBySecond[second] ?? 0) + ms;
+    if (second >= seconds.from && second < seconds.to) selfMs.set(id, (selfMs.get(id) ?? 0) + ms);
   });
 
   const placeOfNode = (id: number): string => {
@@ -64,7 +66,6 @@ function summarise(file: string, top: number): void {
   let busy = 0;
   for (const [id, ms] of selfMs) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (IDLE.has(functionName)) continue;
     busy += ms;
     const place = placeOfNode(id);
     byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
@@ -78,9 +79,9 @@ function summarise(file: string, top: number): void {
       .map(([name, ms]) => `  ${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${name}`)
       .join("\n");
   const timeline = Array.from(busyBySecond, (ms) => Math.round(ms ?? 0)).join(" ");
-  console.log(`${basename(file)}\nbusy ms each second: ${timeline}\n${(busy / 1000).toFixed(1)} s busy in seconds ${window.from} to ${Math.min(window.to, busyBySecond.length)}\nby package or module:\n${rows(byPlace)}\nby function (self):\n${rows(byFunction)}\n`);
+  console.log(`${basename(file)}\nbusy ms each second: ${timeline}\n${(busy / 1000).toFixed(1)} s busy in seconds ${seconds.from} to ${Math.min(seconds.to, busyBySecond.length)}\nby package or module:\n${rows(byPlace)}\nby function (self):\n${rows(byFunction)}\n`);
 }
 
 const top = Number(process.env.TOP ?? 25);
-const window = { from: Number(process.env.FROM ?? 0), to: Number(process.env.TO ?? Infinity) };
+const seconds = { from: Number(process.env.FROM ?? 0), to: Number(process.env.TO ?? Infinity) };
 for (const file of process.argv.slice(2)) summarise(file, top);
