@@ -31,6 +31,16 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
 };
 
+/** /api/v1 is called by programs from any origin, with a key and no cookies; they may read these headers. */
+export const API_CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers":
+    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Used, RateLimit-Policy, RateLimit, Retry-After, Idempotent-Replayed, ETag",
+};
+
+/** /api/v1's GET answers with an ETag: kept only by the client (never a shared cache), and always revalidated. */
+export const CACHE_CONTROL_REVALIDATED = "private, no-cache";
+
 /** A fresh nonce for one page: Next puts it on its scripts when it finds it in the request's CSP. */
 export function cspNonce(): string {
   return randomBytes(18).toString("base64");

@@ -14,7 +14,7 @@ export function rateLimitReport(state: RateLimitState) {
  * (structured fields: the policy's name, its quota and window; what remains and the seconds until
  * the window resets).
  */
-export function setRateLimitHeaders(headers: Headers, state: PolicyRateLimitState): void {
+export function setRateLimitHeaders(headers: Pick<Headers, "set">, state: PolicyRateLimitState): void {
   const { limit, used, remaining, reset } = rateLimitReport(state);
   headers.set("X-RateLimit-Limit", String(limit));
   headers.set("X-RateLimit-Remaining", String(remaining));
@@ -30,7 +30,7 @@ function secondsUntil(at: number, floor: number): number {
 }
 
 /** Retry-After, in whole seconds until the bucket's window resets (at least 1). */
-export function setRetryAfter(headers: Headers, state: RateLimitState): void {
+export function setRetryAfter(headers: Pick<Headers, "set">, state: RateLimitState): void {
   headers.set("Retry-After", String(secondsUntil(state.reset, 1)));
 }
 

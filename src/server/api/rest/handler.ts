@@ -5,7 +5,7 @@ import { appRouter } from "../root";
 import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
-import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/security-headers";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
 import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/log";
@@ -22,19 +22,11 @@ import { matchRoute, RATE_LIMIT_PATH, routeOfProcedure, type RestRoute } from ".
 
 export const API_PREFIX = "/api/v1";
 
-const CORS_HEADERS = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers":
-    "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Used, RateLimit-Policy, RateLimit, Retry-After, Idempotent-Replayed, ETag",
-};
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
   "Access-Control-Allow-Headers": "Content-Type, Authorization, X-API-Key, Idempotency-Key, If-None-Match, If-Match",
   "Access-Control-Max-Age": "86400",
 };
-
-/** GET answers with an ETag: kept only by the client (never a shared cache), and always revalidated. */
-const CACHE_CONTROL_REVALIDATED = "private, no-cache";
 
 /** What the handler answers: written to the Node response once complete. */
 interface ApiAnswer {
@@ -79,7 +71,7 @@ export function handleApiRequest(req: IncomingMessage, res: ServerResponse): Pro
 async function answerApiRequest(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<{ afterResponse: Promise<void> }> {
   const started = performance.now();
   const request = apiRequest(req);
-  const resHeaders = new Headers({ "X-Request-Id": requestId, ...CORS_HEADERS });
+  const resHeaders = new Headers({ "X-Request-Id": requestId, ...API_CORS_HEADERS });
   const tasks: (() => Promise<unknown>)[] = [];
   const served: ServedRequest = {};
   let answer: ApiAnswer;
