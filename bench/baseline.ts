@@ -9,8 +9,9 @@
  *   fixedWindow Lua script (same keys, same arguments) -> X-RateLimit-* headers, 429 with
  *   Retry-After and details;
  * - the same parameter rules and messages (page, limit, public, from, to, cursor);
- * - the same single list statement (listBlogsSql), the same JSON envelope, pagination and cursor,
- *   the same security headers;
+ * - the same single list statement (listBlogsSql), the same JSON envelope, pagination and cursor;
+ * - the same headers (security, CORS, the X-RateLimit-* and RateLimit fields, the ETag of the body
+ *   and its Cache-Control; the bench compares them) and the same access log line (the app's logger);
  * - after the response: "Last Used" at most once a minute (same SQL), usage batched the same way
  *   (same batcher, same statement).
  * What it leaves out is the framework: tRPC, trpc-to-openapi, zod, and Next.js (which the app's
@@ -25,7 +26,10 @@ import pg from "pg";
 import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 import { hashApiKey } from "~/server/keys/api-key";
-import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { entityTag } from "~/server/api/entity-tags";
+import { setRateLimitHeaders, setRetryAfter } from "~/server/api/rate-limit-headers";
+import { log } from "~/server/log";
+import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/security-headers";
 import { listBlogsSql, type ListBlogsRow } from "~/server/blogs/list-blogs-sql";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/keys/key-sql";
 import { createUsageBatcher } from "~/server/usage/usage-batch";
@@ -83,22 +87,28 @@ async function consume(identifier: string, limit: number): Promise<RateState> {
   return { limit, remaining: Math.max(0, effectiveLimit - used), reset: (bucket + 1) * WINDOW_MS, success: used <= effectiveLimit };
 }
 
-type Headers = Record<string, string>;
+type HeaderMap = Record<string, string>;
 
-function rateHeaders(headers: Headers, state: RateState): void {
-  headers["X-RateLimit-Limit"] = String(state.limit);
-  headers["X-RateLimit-Remaining"] = String(Math.max(0, state.remaining));
-  headers["X-RateLimit-Reset"] = String(Math.ceil(state.reset / 1000));
+/** The app's rate-limit headers of a bucket under its policy (the plan, or "unauthenticated"). */
+function rateHeaders(headers: HeaderMap, state: RateState, policy: string): void {
+  setRateLimitHeaders({ set: (name, value) => void (headers[name] = value) }, { ...state, policy, windowSeconds: WINDOW_MS / 1000 });
 }
 
-function send(res: ServerResponse, status: number, headers: Headers, body: unknown): void {
+/** Sends the answer, a 200 with its ETag as the app does, and writes the app's access log line. */
+function send(res: ServerResponse, status: number, headers: HeaderMap, body: unknown, logged: { started: number; requestId: string; route: string | null; keyId: string | null }): void {
   const text = JSON.stringify(body);
+  if (status === 200) {
+    headers.ETag = entityTag(text);
+    headers["Cache-Control"] = CACHE_CONTROL_REVALIDATED;
+  }
   res.writeHead(status, { ...headers, "content-type": "application/json" });
   res.end(text);
+  const durationMs = Math.round(performance.now() - logged.started);
+  log.info({ requestId: logged.requestId, method: "GET", route: logged.route, status, durationMs, keyId: logged.keyId }, "request");
 }
 
-function error(res: ServerResponse, status: number, headers: Headers, code: string, message: string, details?: string): void {
-  send(res, status, headers, { success: false, error: details === undefined ? { code, message } : { code, message, details } });
+function error(res: ServerResponse, status: number, headers: HeaderMap, logged: Parameters<typeof send>[4], code: string, message: string, details?: string): void {
+  send(res, status, headers, { success: false, error: details === undefined ? { code, message } : { code, message, details } }, logged);
 }
 
 function presentedKey(req: IncomingMessage, url: URL): string | null {
@@ -171,25 +181,21 @@ function listQuery(params: URLSearchParams) {
 async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const started = performance.now();
   const requestId = randomUUID();
-  const headers: Headers = {
-    "X-Request-Id": requestId,
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers":
-      "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed",
-    ...API_SECURITY_HEADERS,
-  };
+  const headers: HeaderMap = { "X-Request-Id": requestId, ...API_CORS_HEADERS, ...API_SECURITY_HEADERS };
+  const logged = { started, requestId, route: "/blogs", keyId: null as string | null };
   const presented = presentedKey(req, url);
   if (!presented) {
-    rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100));
-    return error(res, 401, headers, "MISSING_API_KEY", "API key is required");
+    rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100), "unauthenticated");
+    return error(res, 401, headers, logged, "MISSING_API_KEY", "API key is required");
   }
   const { rows } = await pool.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
   const key = rows[0];
   const rejected = !key ? "Invalid API key" : key.deactivatedAt ? "API key has been deactivated" : key.graceEndsAt && key.graceEndsAt <= new Date() ? "API key has been rolled" : key.expiresAt && key.expiresAt <= new Date() ? "API key has expired" : null;
   if (!key || rejected) {
-    rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100));
-    return error(res, 401, headers, "INVALID_API_KEY", rejected ?? "Invalid API key");
+    rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100), "unauthenticated");
+    return error(res, 401, headers, logged, "INVALID_API_KEY", rejected ?? "Invalid API key");
   }
+  logged.keyId = key.id;
   const permissions = key.permissions.filter((p) => PERMISSIONS.has(p));
   const lastUsedAt = key.lastUsedAt;
   const now = new Date();
@@ -203,14 +209,14 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     void usage.record({ accountId: key.userId, keyId: key.id, method: "GET", path: "/blogs", status, at: new Date(), latencyMs: Math.round(performance.now() - started), requestId });
   const limit = PLAN_LIMITS[key.plan] ?? 100;
   if (!permissions.includes("read:blogs")) {
-    error(res, 403, headers, "INSUFFICIENT_PERMISSIONS", "This API key lacks the read:blogs permission");
+    error(res, 403, headers, logged, "INSUFFICIENT_PERMISSIONS", "This API key lacks the read:blogs permission");
     return record(403);
   }
   const state = await consume(`account:${key.userId}`, limit);
-  rateHeaders(headers, state);
+  rateHeaders(headers, state, key.plan);
   if (!state.success) {
-    headers["Retry-After"] = String(Math.max(1, Math.ceil((state.reset - Date.now()) / 1000)));
-    error(res, 429, headers, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded", `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`);
+    setRetryAfter({ set: (name, value) => void (headers[name] = value) }, state);
+    error(res, 429, headers, logged, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded", `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`);
     return record(429);
   }
   let query;
@@ -218,7 +224,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     query = listQuery(url.searchParams);
   } catch (e) {
     if (!(e instanceof ParamError)) throw e;
-    error(res, 400, headers, "INVALID_PARAMETER", `Invalid parameter: ${e.param}`, e.details);
+    error(res, 400, headers, logged, "INVALID_PARAMETER", `Invalid parameter: ${e.param}`, e.details);
     return record(400);
   }
   const { text, values } = listBlogsSql({
@@ -244,23 +250,28 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     hasNext && last && last.id !== null
       ? encodeBlogCursor({ createdAt: last.createdAt, id: last.id, page: query.page + 1, limit: query.limit, isPublic: query.isPublic, from: query.from, to: query.to })
       : null;
-  send(res, 200, headers, {
-    success: true,
-    data: { blogs, pagination: { page: query.page, limit: query.limit, total, totalPages, hasNext, hasPrev: query.page > 1, nextCursor } },
-  });
+  send(
+    res,
+    200,
+    headers,
+    { success: true, data: { blogs, pagination: { page: query.page, limit: query.limit, total, totalPages, hasNext, hasPrev: query.page > 1, nextCursor } } },
+    logged,
+  );
   record(200);
 }
+
+const unkeyed = () => ({ started: performance.now(), requestId: randomUUID(), route: null, keyId: null });
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (req.method === "GET" && url.pathname === "/api/v1/blogs") {
     listBlogs(req, res, url).catch((e) => {
       console.error(e);
-      if (!res.headersSent) error(res, 500, {}, "INTERNAL_SERVER_ERROR", "Internal server error");
+      if (!res.headersSent) error(res, 500, {}, unkeyed(), "INTERNAL_SERVER_ERROR", "Internal server error");
     });
     return;
   }
-  error(res, 404, {}, "RESOURCE_NOT_FOUND", "Not found");
+  error(res, 404, {}, unkeyed(), "RESOURCE_NOT_FOUND", "Not found");
 });
 server.keepAliveTimeout = 65_000;
 // An orderly exit, so that `--cpu-prof` writes its profile (bench/run.ts, BENCH_CPU_PROFILE_DIR).
