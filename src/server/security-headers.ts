@@ -2,7 +2,8 @@ import "server-only";
 /**
  * The security headers of every response (docs/security.md): one list, applied by the proxy
  * (src/proxy.ts) to what Next serves and by the REST handler to /api/v1, which the production
- * server hands over before Next.
+ * server hands over before Next. Also /api/v1's cross-origin and caching fields, which the
+ * benchmark's baseline (bench/baseline.ts) sends as well.
  */
 import { randomBytes } from "node:crypto";
 
