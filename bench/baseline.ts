@@ -89,13 +89,24 @@ async function consume(identifier: string, limit: number): Promise<RateState> {
 
 type HeaderMap = Record<string, string>;
 
+/** What the request's access log line says besides its status. */
+interface Logged {
+  started: number;
+  requestId: string;
+  route: string | null;
+  keyId: string | null;
+}
+
+/** The header map as the app's header setters write to (src/server/api/rate-limit-headers.ts). */
+const settable = (headers: HeaderMap) => ({ set: (name: string, value: string) => void (headers[name] = value) });
+
 /** The app's rate-limit headers of a bucket under its policy (the plan, or "unauthenticated"). */
 function rateHeaders(headers: HeaderMap, state: RateState, policy: string): void {
-  setRateLimitHeaders({ set: (name, value) => void (headers[name] = value) }, { ...state, policy, windowSeconds: WINDOW_MS / 1000 });
+  setRateLimitHeaders(settable(headers), { ...state, policy, windowSeconds: WINDOW_MS / 1000 });
 }
 
 /** Sends the answer, a 200 with its ETag as the app does, and writes the app's access log line. */
-function send(res: ServerResponse, status: number, headers: HeaderMap, body: unknown, logged: { started: number; requestId: string; route: string | null; keyId: string | null }): void {
+function send(res: ServerResponse, status: number, headers: HeaderMap, body: unknown, logged: Logged): void {
   const text = JSON.stringify(body);
   if (status === 200) {
     headers.ETag = entityTag(text);
@@ -107,7 +118,7 @@ function send(res: ServerResponse, status: number, headers: HeaderMap, body: unk
   log.info({ requestId: logged.requestId, method: "GET", route: logged.route, status, durationMs, keyId: logged.keyId }, "request");
 }
 
-function error(res: ServerResponse, status: number, headers: HeaderMap, logged: Parameters<typeof send>[4], code: string, message: string, details?: string): void {
+function error(res: ServerResponse, status: number, headers: HeaderMap, logged: Logged, code: string, message: string, details?: string): void {
   send(res, status, headers, { success: false, error: details === undefined ? { code, message } : { code, message, details } }, logged);
 }
 
@@ -182,7 +193,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   const started = performance.now();
   const requestId = randomUUID();
   const headers: HeaderMap = { "X-Request-Id": requestId, ...API_CORS_HEADERS, ...API_SECURITY_HEADERS };
-  const logged = { started, requestId, route: "/blogs", keyId: null as string | null };
+  const logged: Logged = { started, requestId, route: "/blogs", keyId: null };
   const presented = presentedKey(req, url);
   if (!presented) {
     rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100), "unauthenticated");
@@ -215,7 +226,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   const state = await consume(`account:${key.userId}`, limit);
   rateHeaders(headers, state, key.plan);
   if (!state.success) {
-    setRetryAfter({ set: (name, value) => void (headers[name] = value) }, state);
+    setRetryAfter(settable(headers), state);
     error(res, 429, headers, logged, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded", `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`);
     return record(429);
   }
@@ -260,7 +271,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   record(200);
 }
 
-const unkeyed = () => ({ started: performance.now(), requestId: randomUUID(), route: null, keyId: null });
+const unkeyed = (): Logged => ({ started: performance.now(), requestId: randomUUID(), route: null, keyId: null });
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://localhost");

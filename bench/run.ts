@@ -187,13 +187,16 @@ async function measureAlternating(scenario: Scenario, appUrl: string, baselineUr
     for (const i of order) bursts[i]!.push(await measure(servers[i]!, scenario, SECONDS / ROUNDS));
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const [app, baseline] = bursts.map((runs) => ({
-    rps: runs.reduce((sum, run) => sum + run.requests, 0) / SECONDS,
-    p50: median(runs.map((run) => run.p50)),
-    p99: median(runs.map((run) => run.p99)),
-    requests: runs.reduce((sum, run) => sum + run.requests, 0),
-    unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
-  }));
+  const [app, baseline] = bursts.map((runs) => {
+    const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+    return {
+      rps: requests / SECONDS,
+      p50: median(runs.map((run) => run.p50)),
+      p99: median(runs.map((run) => run.p99)),
+      requests,
+      unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
+    };
+  });
   return { app: app!, baseline };
 }
 
