@@ -1,14 +1,14 @@
-// `npm run build`, after `next build`: compiles the launcher (scripts/serve.ts), the production
-// server (src/server/http-server.ts) and its Next.js thread (src/server/next-thread.ts) once,
-// each into one ES module under .next/production-server, so that `npm start` runs them with plain
-// `node`: no TypeScript loader at run time, and each thread's own modules loaded once, from one
+// `npm run build`, after `next build`: compiles the launcher (scripts/serve.ts) and the production
+// server (src/server/http-server.ts) once, each into one ES module under .next/production-server,
+// so that `npm start` runs them with plain `node`: no TypeScript loader at run time, and the
+// server's own modules (the REST handler, the database, the usage batcher) loaded once, from one
 // file. Packages stay plain imports from node_modules.
 import { build } from "esbuild";
 
 const SERVER_BUILD_DIR = ".next/production-server";
 
 await build({
-  entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts", "next-thread": "src/server/next-thread.ts" },
+  entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts" },
   outdir: SERVER_BUILD_DIR,
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -20,4 +20,4 @@ await build({
   // The server runs outside React's server condition, where `server-only` would throw: it is server code.
   alias: { "server-only": "./node_modules/server-only/empty.js" },
 });
-console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs, http-server.mjs and next-thread.mjs`);
+console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs and http-server.mjs`);

@@ -6,8 +6,8 @@ import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
   baseUrl: string;
-  /** Sends SIGTERM; settles with its exit code when the server has exited (its last lines written). */
-  stop(): Promise<number | null>;
+  /** Sends SIGTERM; settles when the server has exited (its last lines written). */
+  stop(): Promise<void>;
 }
 
 export interface ServerOptions {
@@ -26,7 +26,7 @@ const SERVER_BUILD_DIR = resolve(".next/production-server");
 /** `npm start`'s launcher: scripts/serve.ts, compiled. */
 export const PRODUCTION_LAUNCHER = join(SERVER_BUILD_DIR, "serve.mjs");
 
-/** The production server, as `npm start` runs it: /api/v1 and /api/trpc itself, the rest to Next's thread. */
+/** The production server, as `npm start` runs it: /api/v1 straight to its handler, the rest to Next. */
 export const PRODUCTION_SERVER = join(SERVER_BUILD_DIR, "http-server.mjs");
 
 /**
@@ -65,7 +65,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = fal
     }
   }
   // "close": after the process has exited and its output has been read to the end.
-  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     return exited;

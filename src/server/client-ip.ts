@@ -14,8 +14,8 @@ import { env } from "~/env";
 
 /**
  * Carries the client's address from the production server (src/server/http-server.ts), which
- * sees the socket, to Next's route handlers (src/server/next-thread.ts), which only see a web
- * Request. The server deletes any copy a client sent and sets its own on every request.
+ * sees the socket, to Next's route handlers, which only see a web Request. The server deletes
+ * any copy a client sent and sets its own on every request.
  */
 export const CLIENT_IP_HEADER = "x-blogmgr-client-ip";
 
@@ -59,7 +59,7 @@ export function clientIp(
 
 /**
  * The client's address for code that sees only a web Request (Next's route handlers): the
- * production server's header when Next runs behind that server, else what the trusted proxy
+ * production server's header when this process runs that server, else what the trusted proxy
  * says (no socket is visible here, so under `next dev` without a proxy: null).
  */
 export function clientIpOfWebRequest(headers: Headers): string | null {
@@ -67,19 +67,15 @@ export function clientIpOfWebRequest(headers: Headers): string | null {
   return clientIp({ headers, socketAddress: undefined });
 }
 
-// On globalThis: Next's route bundles each load this module.
+// On globalThis: the production server and Next's route bundles each load this module.
 const globalForClientIp = globalThis as unknown as { clientIpHeaderIsSet?: boolean };
 
 /**
- * Called by Next's thread of the production server, whose every request comes from that server
- * with CLIENT_IP_HEADER set: only then is that header believed (under `next dev` a client could send it).
+ * Called by the production server, which sets CLIENT_IP_HEADER on every request it hands to
+ * Next: only then is that header believed (under `next dev` a client could send it).
  */
-export function trustClientIpHeader(): void {
-  globalForClientIp.clientIpHeaderIsSet = true;
-}
-
-/** The production server's part: the client's copy of CLIENT_IP_HEADER replaced by the socket's (or trusted proxy's) address. */
 export function setClientIpHeader(headers: Record<string, string | string[] | undefined>, socketAddress: string | undefined): void {
+  globalForClientIp.clientIpHeaderIsSet = true;
   delete headers[CLIENT_IP_HEADER];
   const ip = clientIp({ headers, socketAddress });
   if (ip) headers[CLIENT_IP_HEADER] = ip;
