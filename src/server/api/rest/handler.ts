@@ -28,6 +28,10 @@ const PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "86400",
 };
 
+/** Headers every answer carries, as Node's response takes them (lower-case, as the rest). */
+const CORS_HEADER_ENTRIES = lowerCaseEntries(API_CORS_HEADERS);
+const SECURITY_HEADER_ENTRIES = lowerCaseEntries(API_SECURITY_HEADERS);
+
 /** What the handler answers: written to the Node response once complete. */
 interface ApiAnswer {
   status: number;
@@ -71,7 +75,8 @@ export function handleApiRequest(req: IncomingMessage, res: ServerResponse): Pro
 async function answerApiRequest(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<{ afterResponse: Promise<void> }> {
   const started = performance.now();
   const request = apiRequest(req);
-  const resHeaders = new Headers({ "X-Request-Id": requestId, ...API_CORS_HEADERS });
+  // Only the headers of this answer: the fixed ones go straight to Node's response.
+  const resHeaders = new Headers();
   const tasks: (() => Promise<unknown>)[] = [];
   const served: ServedRequest = {};
   let answer: ApiAnswer;
@@ -80,16 +85,18 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   } catch (error) {
     answer = errorAnswer(toApiError(error), resHeaders);
   }
-  // Every answer is no-store but a GET's carrying an ETag, which its client may keep and revalidate.
-  const revalidated = answer.headers.has("ETag");
-  mergeHeaders(answer.headers, API_SECURITY_HEADERS);
-  if (revalidated) answer.headers.set("Cache-Control", CACHE_CONTROL_REVALIDATED);
   const { route = null, keyId = null, counted } = served;
   const durationMs = Math.round(performance.now() - started);
   // Before the answer is sent: the usage write must be pending before the client can read analytics.
   if (counted && route) tasks.push(recordKeyedRequest(counted, { method: request.method, path: route, status: answer.status, latencyMs: durationMs, requestId }));
   res.statusCode = answer.status;
+  // The answer's own headers win over CORS's; the security headers win over the answer's. Every
+  // answer is no-store but a GET's carrying an ETag, which its client may keep and revalidate.
+  res.setHeader("x-request-id", requestId);
+  for (const [name, value] of CORS_HEADER_ENTRIES) res.setHeader(name, value);
   answer.headers.forEach((value, name) => res.setHeader(name, value));
+  for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
+  if (answer.headers.has("etag")) res.setHeader("cache-control", CACHE_CONTROL_REVALIDATED);
   res.end(answer.body);
   log.info({ method: request.method, route, status: answer.status, durationMs, keyId }, "request");
   const afterResponse = Promise.all(tasks.map((task) => task().catch((error: unknown) => log.error({ err: error }, "after-response task failed"))));
@@ -265,6 +272,10 @@ function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer 
 function errorAnswer(error: ApiError, headers: Headers): ApiAnswer {
   if (error.apiCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", "5");
   return jsonAnswer(error.httpStatus(), headers, errorEnvelope(error));
+}
+
+function lowerCaseEntries(headers: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]);
 }
 
 function mergeHeaders(target: Headers, extra: Headers | Readonly<Record<string, string>>): Headers {
