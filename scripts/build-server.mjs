@@ -15,7 +15,7 @@ await build({
   packages: "external",
   platform: "node",
   format: "esm",
-  target: "node20.19",
+  target: "node24",
   logLevel: "warning",
   // The server runs outside React's server condition, where `server-only` would throw: it is server code.
   alias: { "server-only": "./node_modules/server-only/empty.js" },
