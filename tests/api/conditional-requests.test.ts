@@ -63,6 +63,42 @@ describe("ETags and conditional GETs", () => {
     expect(usage.totals).toMatchObject({ requests: 5, succeeded: 2, notModified: 3, rateLimited: 0 });
   });
 
+  it("earns nothing free with a wildcard: If-None-Match: * consumes a unit like any GET", async () => {
+    const own = await createTestAccount("free");
+    const id = await seedBlog(own.id, { title: "Wildcard" });
+    const before = rateLimitHeaders(await get(`/blogs/${id}`, {}, own.key));
+    for (const ifNoneMatch of ["*", ' * ', `"stale", *`]) {
+      const answer = await get(`/blogs/${id}`, { "if-none-match": ifNoneMatch }, own.key);
+      expect([200, 304]).toContain(answer.status);
+    }
+    expect(rateLimitHeaders(await get(`/blogs/${id}`, {}, own.key)).remaining).toBe(before.remaining - 4);
+  });
+
+  it("answers a spent budget with 429 before any database work, conditional or not", async () => {
+    const own = await createTestAccount("free");
+    const id = await seedBlog(own.id, { title: "Spent" });
+    const tag = etagOf(await get(`/blogs/${id}`, {}, own.key));
+    await Promise.all(Array.from({ length: 99 }, () => get("/blogs", {}, own.key)));
+    // The blog table is locked meanwhile: a request that reads it waits; one refused first does not.
+    await db().$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe('LOCK TABLE "blog" IN ACCESS EXCLUSIVE MODE');
+        for (const headers of [{} as Record<string, string>, { "if-none-match": tag }, { "if-none-match": '"stale"' }, { "if-none-match": "*" }]) {
+          const answer = await Promise.race([
+            get(`/blogs/${id}`, headers, own.key),
+            new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+          ]);
+          expect(answer, `GET with ${JSON.stringify(headers)} waited on the database`).not.toBeNull();
+          expectError(answer!, 429, "RATE_LIMIT_EXCEEDED");
+          expect(rateLimitHeaders(answer!).remaining).toBe(0);
+          expect(Number(answer!.headers.get("retry-after"))).toBeGreaterThan(0);
+          expect(answer!.headers.get("etag")).toBeNull();
+        }
+      },
+      { timeout: 30000 },
+    );
+  });
+
   it("checks the key and the permission before answering 304", async () => {
     const id = await seedBlog(account.id, { title: "Guarded" });
     const tag = etagOf(await get(`/blogs/${id}`));

@@ -21,3 +21,12 @@ export function headerNamesTag(header: string, tag: string, comparison: "weak" |
     return (comparison === "weak" ? candidate.replace(/^W\//, "") : candidate) === tag;
   });
 }
+
+/**
+ * Whether an If-None-Match header names entity tags only: the one revalidation a 304 answers for
+ * free (docs/api.md). A wildcard matches any current answer without the client knowing it, so it
+ * earns nothing free.
+ */
+export function namesEntityTagsOnly(header: string | null): boolean {
+  return header !== null && header.split(",").every((listed) => /^(W\/)?"[^"]*"$/.test(listed.trim()));
+}

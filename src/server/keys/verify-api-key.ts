@@ -31,8 +31,8 @@ export interface KeyedRequest {
  * report, never to refuse); with a key lacking the permission, the account's budget is looked at;
  * otherwise one unit of it is consumed. A status, never an exception: the caller maps it
  * (src/server/api/rest/key-refusals.ts) and records the outcome. With `consume: false` (a
- * conditional GET, whose 304 costs nothing) a valid key's budget is only looked at; the caller
- * consumes it if the answer turns out not to be a 304.
+ * conditional GET, whose 304 costs nothing) a valid key's budget is only looked at, and refused if
+ * spent; the caller consumes it if the answer turns out not to be a 304.
  */
 export async function verifyApiKey(
   request: KeyedRequest,
@@ -54,7 +54,11 @@ export async function verifyApiKey(
   if (!key.permissions.includes(operation.permission)) {
     return { status: "insufficient_permission", key, rateLimit: await peekAccountRate(key) };
   }
-  if (!consume) return { status: "valid", key, rateLimit: await peekAccountRate(key) };
+  if (!consume) {
+    // Its unit waits for the answer, but a spent budget is refused now, before any of the operation's work.
+    const rateLimit = await peekAccountRate(key);
+    return { status: rateLimit.success ? "valid" : "rate_limited", key, rateLimit };
+  }
   return consumeKeyBudget(key);
 }
 

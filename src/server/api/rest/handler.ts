@@ -11,7 +11,7 @@ import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/k
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
-import { entityTag, headerNamesTag } from "../entity-tags";
+import { entityTag, headerNamesTag, namesEntityTagsOnly } from "../entity-tags";
 import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
@@ -129,10 +129,10 @@ async function routeApiRequest(
   }
   const match = matchRoute(method, path);
   const operation = match && "route" in match && match.route.permission ? { permission: match.route.permission } : null;
-  // The one check of the key, right after routing and before the body (README, The API). A
-  // conditional GET's budget is consumed only once its answer is known not to be a 304.
-  const conditional = method === "GET" && request.headers.has("if-none-match");
-  const verification = operation ? await verifyApiKey(request, operation, { consume: !conditional }) : await identifyKey(request);
+  // The one check of the key, right after routing and before the body (README, The API). A GET
+  // revalidating entity tags has its unit consumed only once its answer is known not to be a 304.
+  const revalidation = method === "GET" && namesEntityTagsOnly(request.headers.get("if-none-match"));
+  const verification = operation ? await verifyApiKey(request, operation, { consume: !revalidation }) : await identifyKey(request);
   if (!operation && verification.rateLimit) setRateLimitHeaders(resHeaders, verification.rateLimit);
   if (!match) {
     return errorAnswer(new ApiError("RESOURCE_NOT_FOUND", `No endpoint ${method} ${API_PREFIX}${path}`), resHeaders);
@@ -151,16 +151,20 @@ async function routeApiRequest(
   }
   const { key } = verification;
   served.keyId = key?.id;
-  const answer = await answerOperation(req, match.route, verification, { headers: request.headers, url, resHeaders, afterResponse });
+  const answer = await answerOperation(req, match.route, verification, revalidation, { headers: request.headers, url, resHeaders, afterResponse });
   served.counted = key;
   return answer;
 }
 
-/** An operation's answer once its key is checked: the refusal, or the procedure's answer to the body. */
+/**
+ * An operation's answer once its key is checked: the refusal, or the procedure's answer to the
+ * body. `budgetPending`: the check only looked at the budget (a GET revalidating entity tags).
+ */
 async function answerOperation(
   req: IncomingMessage,
   route: RestRoute,
   verification: KeyVerification,
+  budgetPending: boolean,
   context: Omit<RequestContextOptions, "caller">,
 ): Promise<ApiAnswer> {
   const refusal = keyRefusal(verification, route.permission!, context.resHeaders);
@@ -175,18 +179,19 @@ async function answerOperation(
   }
   const answer = await callProcedure(req.method ?? "GET", body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
   if (route.method !== "GET") return answer;
-  return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), key: verification.key!, route });
+  return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), budgetPending, key: verification.key!, route });
 }
 
 /**
  * A GET's answer with its validator (docs/api.md, conditional requests): a 200 carries its
- * strong ETag (and so `Cache-Control: private, no-cache`). With If-None-Match, whose key check only
- * looked at the budget, a matching tag answers 304 without a body and without consuming the
- * budget (as GitHub does); any other answer consumes its unit now, and is a 429 if none is left.
+ * strong ETag (and so `Cache-Control: private, no-cache`). A matching If-None-Match answers 304
+ * without a body. When it named entity tags only, the key check only looked at the budget
+ * (`budgetPending`): a 304 consumes nothing (as GitHub does); any other answer consumes its unit
+ * now, and is a 429 if none is left.
  */
 async function answerConditionally(
   answer: ApiAnswer,
-  { ifNoneMatch, key, route }: { ifNoneMatch: string | null; key: AuthenticatedKey; route: RestRoute },
+  { ifNoneMatch, budgetPending, key, route }: { ifNoneMatch: string | null; budgetPending: boolean; key: AuthenticatedKey; route: RestRoute },
 ): Promise<ApiAnswer> {
   const tag = answer.status === 200 && answer.body !== undefined ? entityTag(answer.body) : null;
   if (tag) answer.headers.set("ETag", tag);
@@ -195,6 +200,7 @@ async function answerConditionally(
     answer.headers.delete("Content-Type");
     return { status: 304, headers: answer.headers };
   }
+  if (!budgetPending) return answer;
   const refusal = keyRefusal(await consumeKeyBudget(key), route.permission!, answer.headers);
   if (refusal) {
     answer.headers.delete("ETag");
