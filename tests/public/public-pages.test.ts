@@ -209,11 +209,19 @@ describe("/{handle} pagination", () => {
     }
   });
 
-  it("says so when an account has no public blogs yet", async () => {
+  it("tells no one that an account exists while it has nothing public: 404, exactly like an unknown handle", async () => {
+    const unknown = await page(`/nobody-${Date.now().toString(36)}`);
+    expect(unknown.status).toBe(404);
     const empty = await createTestAccount();
-    const { status, main } = await page(`/${empty.handle}`);
-    expect(status).toBe(200);
-    expect(main).toContain("No public blogs yet.");
+    const hidden = await createTestAccount();
+    await seedBlogs(hidden.id, [{ title: "Private draft", isPublic: false }]);
+    for (const owner of [empty, hidden]) {
+      await db().user.update({ where: { id: owner.id }, data: { name: "Known Only To The Owner" } });
+      const answer = await page(`/${owner.handle}`);
+      expect(answer.status).toBe(404);
+      expect(answer.main).toBe(unknown.main);
+      expect(answer.html).not.toContain("Known Only To The Owner");
+    }
   });
 });
 

@@ -11,11 +11,14 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ handle: string }>; searchParams: Promise<{ page?: string | string[] }> };
 
-/** The page asked for and its blogs; null for an unknown handle, a `page` that is no page number, or a page past the last. */
+/**
+ * The page asked for and its blogs; null for an unknown handle, an account with no public blog
+ * (whose existence is nobody's business), a `page` that is no page number, or a page past the last.
+ */
 async function requestedPage({ params, searchParams }: Params) {
   const page = parsePublicPage((await searchParams).page);
   const index = page === null ? null : await publicBlogIndex((await params).handle, page);
-  if (!index || page === null || (page > 1 && index.blogs.length === 0)) return null;
+  if (!index || page === null || index.blogs.length === 0) return null;
   return { page, ...index };
 }
 
@@ -42,8 +45,8 @@ export async function generateMetadata(props: Params): Promise<Metadata> {
 }
 
 /**
- * An account's public blogs, newest first, 20 a page (`?page=N`); 404 for an unknown handle, a
- * page past the last, or a `page` that is not a whole number from 1.
+ * An account's public blogs, newest first, 20 a page (`?page=N`); 404 for an unknown handle, an
+ * account with no public blog, a page past the last, or a `page` that is not a whole number from 1.
  */
 export default async function PublicIndexPage(props: Params) {
   const requested = await requestedPage(props);
@@ -55,25 +58,19 @@ export default async function PublicIndexPage(props: Params) {
       <main className="mt-10">
         <h1 className="text-3xl font-bold tracking-tight wrap-anywhere text-slate-900">{owner.name}</h1>
         <p className="mt-1 text-slate-500">@{owner.handle}</p>
-        {blogs.length === 0 ? (
-          <p className="mt-10 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-600">
-            No public blogs yet.
-          </p>
-        ) : (
-          <ul className="mt-8 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-            {blogs.map((blog) => (
-              <li key={blog.blogSlug} className="p-5">
-                <h2 className="text-lg font-semibold wrap-anywhere">
-                  <Link href={`/${owner.handle}/${blog.blogSlug}`} className="text-slate-900 hover:text-indigo-700 hover:underline">
-                    {blog.title}
-                  </Link>
-                </h2>
-                {blog.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{blog.description}</p>}
-                <p className="mt-2 text-xs text-slate-500">{formatDate(blog.createdAt.toISOString())}</p>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ul className="mt-8 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+          {blogs.map((blog) => (
+            <li key={blog.blogSlug} className="p-5">
+              <h2 className="text-lg font-semibold wrap-anywhere">
+                <Link href={`/${owner.handle}/${blog.blogSlug}`} className="text-slate-900 hover:text-indigo-700 hover:underline">
+                  {blog.title}
+                </Link>
+              </h2>
+              {blog.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{blog.description}</p>}
+              <p className="mt-2 text-xs text-slate-500">{formatDate(blog.createdAt.toISOString())}</p>
+            </li>
+          ))}
+        </ul>
         {(page > 1 || hasOlder) && (
           <nav aria-label="Pages" className="mt-6 flex items-center justify-between text-sm">
             {page > 1 ? (
