@@ -96,6 +96,7 @@ for (const size of SIZES) {
 
         const newEmail = `una-moved-${run}@example.test`;
         await page.getByLabel("Email", { exact: true }).fill(newEmail);
+        await page.getByLabel("Your password").fill("a-new-password-1");
         await page.getByRole("button", { name: "Change email" }).click();
         await expect(page.getByText(`Sign in with ${newEmail} from now on.`)).toBeVisible();
 

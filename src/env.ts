@@ -20,7 +20,7 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   /** Signs dashboard session cookies (better-auth); see fallbackAuthSecret when unset. */
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
-  /** The app's public origin for sign-in; inferred from each request when unset. */
+  /** The app's public origin (docs/security.md, The app's origin); from each request's Host when unset (off Vercel). */
   BETTER_AUTH_URL: z.url().optional(),
   /**
    * Proxies in front of the app that append to X-Forwarded-For (docs/security.md): the client's
@@ -39,6 +39,8 @@ const schema = z.object({
   CRON_SECRET: z.string().min(16).optional(),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),
+  /** The production domain of the Vercel project (no scheme), set by the platform: the app's origin there when BETTER_AUTH_URL is unset. */
+  VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
 });
 
 /** Development and test only. */

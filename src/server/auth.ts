@@ -6,15 +6,18 @@ import "server-only";
  */
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { createHash } from "node:crypto";
 import { env } from "~/env";
 import { log } from "~/server/log";
 import { getDb } from "~/server/db";
+import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
 import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
 import { clientIpOfWebRequest } from "~/server/client-ip";
+import { configuredOrigin, requestOrigin } from "~/server/public-origin";
+import { crossOriginRefusal } from "~/server/same-origin-request";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 
@@ -31,6 +34,31 @@ export const SIGN_IN_BACKOFF: BackoffPolicy = {
 
 /** Where better-auth reads the client's address: set by our route handler, never the client's. */
 const AUTH_CLIENT_IP_HEADER = "x-blogmgr-auth-client-ip";
+
+/**
+ * The better-auth endpoints the app uses (the sign-up, sign-in and sign-out pages, the session,
+ * the account settings); every other one answers 404 (docs/security.md, Sign-in).
+ */
+export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
+  "/sign-up/email",
+  "/sign-in/email",
+  "/sign-out",
+  "/get-session",
+  "/update-user",
+  "/change-email",
+  "/change-password",
+  "/revoke-other-sessions",
+  "/delete-user",
+]);
+
+/**
+ * The endpoints that check a password: one per-address budget for all of them, and the per-email
+ * backoff of the email they check it for (docs/security.md, Sign-in).
+ */
+const PASSWORD_CHECKS: ReadonlySet<string> = new Set(["/sign-in/email", "/change-password", "/change-email", "/delete-user"]);
+
+/** The largest body /api/auth reads: its forms send a few hundred bytes. */
+export const AUTH_MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The throttles of sign-in, in the rate-limit store the API uses (shared by every instance when
@@ -53,6 +81,9 @@ function emailSubject(email: unknown): string {
   return createHash("sha256").update(normalized).digest("hex");
 }
 
+/** What a password check's before hook learned, for its after hook (keyed by the request). */
+const passwordChecks = new WeakMap<Request, { subject: string; userId?: string; sessionToken?: string }>();
+
 function createAuth() {
   const db = getDb();
 
@@ -66,14 +97,21 @@ function createAuth() {
     }
   }
 
+  /** Refuses a display name that breaks the rule of src/shared/display-name.ts. */
+  function assertDisplayName(value: unknown): void {
+    if (typeof value === "string" && !displayNameProblem(value.trim())) return;
+    throw new APIError("BAD_REQUEST", { message: DISPLAY_NAME_RULE, code: "INVALID_NAME" });
+  }
+
   return betterAuth({
     secret: env.BETTER_AUTH_SECRET,
     // Its lines join the app's JSON log, with the request id and the same redaction.
     logger: {
       log: (level, message, ...details) => log[level]({ source: "better-auth", ...(details.length > 0 && { details }) }, message),
     },
-    // Unset: better-auth infers the origin of each request.
-    baseURL: env.BETTER_AUTH_URL,
+    // Unset (off Vercel, no BETTER_AUTH_URL): the origin of the request's Host, which
+    // handleAuthRequest puts in the URL it hands over; forwarding headers are never believed.
+    baseURL: configuredOrigin,
     database: prismaAdapter(db, { provider: "postgresql", transaction: true }),
     emailAndPassword: {
       enabled: true,
@@ -86,17 +124,14 @@ function createAuth() {
         plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
       // Account settings (/dashboard/account). No email is ever sent, so addresses are never
-      // verified: a change applies at once. Deletion asks for the password; blogs, keys, usage and
+      // verified: a change applies at once, takes the current password and ends the owner's other
+      // sessions (the hooks below). Deletion asks for the password; blogs, keys, usage and
       // the request log go with the account (foreign keys' cascades, and the triggers of the
       // blog_day_count and public_content_version migrations).
       changeEmail: { enabled: true, updateEmailWithoutVerification: true },
       deleteUser: { enabled: true },
     },
     advanced: {
-      // Without BETTER_AUTH_URL the origin is the one the browser used, as the host and proxy headers
-      // tell it (Next sets x-forwarded-host/proto itself; so do Vercel and most proxies): sign-in
-      // forms are accepted only from that same origin.
-      trustedProxyHeaders: !env.BETTER_AUTH_URL,
       // The address src/server/client-ip.ts determined, never X-Forwarded-For as the client sent it.
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER] },
     },
@@ -107,16 +142,15 @@ function createAuth() {
       window: 60,
       max: 100,
       customRules: {
-        "/sign-in/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
-        // The account settings' calls that check the password (or change the address signed in with).
-        "/change-password": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
-        "/change-email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
-        "/delete-user": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        ...Object.fromEntries([...PASSWORD_CHECKS].map((path) => [path, { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE }])),
       },
       customStorage: {
+        // better-auth's key is "<address>|<path>": the password checks share one bucket per address.
         async consume(key, rule) {
-          const state = await authThrottle().perIp.consume(key, rule.max, rule.window);
+          const separator = key.lastIndexOf("|");
+          const bucket = PASSWORD_CHECKS.has(key.slice(separator + 1)) ? `${key.slice(0, separator)}|password-check` : key;
+          const state = await authThrottle().perIp.consume(bucket, rule.max, rule.window);
           return { allowed: state.success, retryAfter: state.success ? null : Math.max(1, Math.ceil((state.reset - Date.now()) / 1000)) };
         },
       },
@@ -127,30 +161,54 @@ function createAuth() {
       // inside it would wait forever on embedded PGlite's single session. The unique index still
       // settles races.
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-up/email") await assertHandleAvailable(ctx.body?.handle);
-        if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object" && "handle" in ctx.body) {
-          const session = await getSessionFromCtx(ctx);
+        if (ctx.path === "/sign-up/email") {
+          assertDisplayName(ctx.body?.name);
+          await assertHandleAvailable(ctx.body?.handle);
+        }
+        if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object") {
+          if ("name" in ctx.body) assertDisplayName(ctx.body.name);
+          const session = "handle" in ctx.body ? await getSessionFromCtx(ctx) : null;
           // Signed out: better-auth refuses the update itself.
           if (session) await assertHandleAvailable(ctx.body.handle, session.user.id);
         }
-        // Deleting an account always takes its password, however fresh the session.
-        if (ctx.path === "/delete-user" && !(typeof ctx.body?.password === "string" && ctx.body.password)) {
-          throw new APIError("BAD_REQUEST", { message: "password is required to delete the account", code: "PASSWORD_REQUIRED" });
+        // Deleting an account or changing its email always takes its password, however fresh the session.
+        if ((ctx.path === "/delete-user" || ctx.path === "/change-email") && !(typeof ctx.body?.password === "string" && ctx.body.password)) {
+          const action = ctx.path === "/delete-user" ? "delete the account" : "change the email";
+          throw new APIError("BAD_REQUEST", { message: `password is required to ${action}`, code: "PASSWORD_REQUIRED" });
         }
-        if (ctx.path === "/sign-in/email") {
-          const waitSeconds = await authThrottle().perEmail.attempt(emailSubject(ctx.body?.email));
+        if (PASSWORD_CHECKS.has(ctx.path)) {
+          // Signed out, the account calls are refused by better-auth itself.
+          const session = ctx.path === "/sign-in/email" ? null : await getSessionFromCtx(ctx);
+          const email = ctx.path === "/sign-in/email" ? ctx.body?.email : session?.user.email;
+          if (email === undefined) return;
+          const subject = emailSubject(email);
+          const waitSeconds = await authThrottle().perEmail.attempt(subject);
           if (waitSeconds > 0) {
             throw new APIError(
               "TOO_MANY_REQUESTS",
-              { message: `Too many failed sign-ins for this email; try again in ${waitSeconds} s`, code: "TOO_MANY_SIGN_IN_ATTEMPTS" },
+              { message: `Too many failed password attempts for this email; try again in ${waitSeconds} s`, code: "TOO_MANY_SIGN_IN_ATTEMPTS" },
               { "Retry-After": String(waitSeconds) },
             );
+          }
+          if (ctx.request) passwordChecks.set(ctx.request, { subject, userId: session?.user.id, sessionToken: session?.session.token });
+          // better-auth's own change-email checks no password: this one does, before anything changes.
+          if (ctx.path === "/change-email" && session) {
+            const { password } = ctx.body as { password: string };
+            const hash = (await ctx.context.internalAdapter.findCredentialAccount(session.user.id))?.password;
+            const matches = Boolean(hash) && password.length <= PASSWORD_MAX_LENGTH && (await ctx.context.password.verify({ hash: hash!, password }));
+            if (!matches) throw new APIError("BAD_REQUEST", { message: "Invalid password", code: "INVALID_PASSWORD" });
           }
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-in/email" && ctx.context.newSession) {
-          await authThrottle().perEmail.succeeded(emailSubject(ctx.body?.email));
+        const check = ctx.request && passwordChecks.get(ctx.request);
+        const succeeded = ctx.path === "/sign-in/email" ? Boolean(ctx.context.newSession) : !isAPIError(ctx.context.returned);
+        if (!check || !succeeded) return;
+        await authThrottle().perEmail.succeeded(check.subject);
+        // Whoever held another session of the owner's loses it with the old address.
+        if (ctx.path === "/change-email" && check.userId) {
+          const sessions = await ctx.context.internalAdapter.listSessions(check.userId);
+          await Promise.all(sessions.filter((s) => s.token !== check.sessionToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
         }
       }),
     },
@@ -159,11 +217,17 @@ function createAuth() {
         create: {
           before: async (user) => {
             const handle = normalizedHandle(user.handle);
-            return { data: { ...user, handle, name: user.name?.trim() || handle } };
+            return { data: { ...user, handle, name: user.name.trim() } };
           },
         },
         update: {
-          before: async (user) => ("handle" in user ? { data: { ...user, handle: normalizedHandle(user.handle) } } : { data: user }),
+          before: async (user) => ({
+            data: {
+              ...user,
+              ...("handle" in user && { handle: normalizedHandle(user.handle) }),
+              ...(typeof user.name === "string" && { name: user.name.trim() }),
+            },
+          }),
         },
       },
     },
@@ -171,22 +235,51 @@ function createAuth() {
 }
 
 /**
- * better-auth's endpoints for a request that reached Next (src/app/api/auth): the client's
- * address goes to better-auth in a header of ours, and its 429s say when to retry in the
- * standard header.
+ * better-auth's endpoints for a request that reached Next (src/app/api/auth), behind the app's
+ * own checks (docs/security.md, Sign-in): only the endpoints the app uses, only from its own
+ * pages (src/server/same-origin-request.ts), bodies of at most AUTH_MAX_BODY_BYTES. better-auth
+ * gets the request at the app's origin (src/server/public-origin.ts) without forwarding headers,
+ * and the client's address in a header of ours; its 429s say when to retry in the standard header.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (!AUTH_ENDPOINTS.has(url.pathname.slice(AUTH_BASE_PATH.length))) return authError(404, "NOT_FOUND", "Not found");
+  const refusal = crossOriginRefusal(request);
+  if (refusal) return refusal;
+  const body = await boundedBody(request);
+  if (body === "too large") return authError(413, "PAYLOAD_TOO_LARGE", `Request bodies are limited to ${AUTH_MAX_BODY_BYTES / 1024} KiB`);
   const headers = new Headers(request.headers);
-  headers.delete(AUTH_CLIENT_IP_HEADER);
+  for (const name of [AUTH_CLIENT_IP_HEADER, "x-forwarded-host", "x-forwarded-proto"]) headers.delete(name);
   const ip = clientIpOfWebRequest(request.headers);
   // better-auth counts an IPv6 client by its /64 itself.
   if (ip) headers.set(AUTH_CLIENT_IP_HEADER, ip);
-  const response = await getAuth().handler(new Request(request, { headers }));
+  const target = `${requestOrigin(request.headers)}${url.pathname}${url.search}`;
+  const response = await getAuth().handler(new Request(target, { method: request.method, headers, body: body && new Uint8Array(body) }));
   const retryAfter = response.headers.get("X-Retry-After");
   if (response.status === 429 && retryAfter && !response.headers.has("Retry-After")) {
     response.headers.set("Retry-After", retryAfter);
   }
   return response;
+}
+
+const AUTH_BASE_PATH = "/api/auth";
+
+function authError(status: number, code: string, message: string): Response {
+  return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** The request's body, read no further than AUTH_MAX_BODY_BYTES (a larger declared length is not read at all). */
+async function boundedBody(request: Request): Promise<Buffer | undefined | "too large"> {
+  if (!request.body) return undefined;
+  if (Number(request.headers.get("content-length")) > AUTH_MAX_BODY_BYTES) return "too large";
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    received += chunk.byteLength;
+    if (received > AUTH_MAX_BODY_BYTES) return "too large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function normalizedHandle(value: unknown): string {

@@ -14,6 +14,9 @@ export function missingDeploymentSettings(environment: Record<string, string | u
   const problems: string[] = [];
   if (!isSet("DATABASE_URL")) problems.push("DATABASE_URL is not set (a PostgreSQL server)");
   if (!isSet("BETTER_AUTH_SECRET")) problems.push("BETTER_AUTH_SECRET is not set (e.g. `openssl rand -hex 32`; every instance must sign sessions with it)");
+  if (!isSet("BETTER_AUTH_URL") && !isSet("VERCEL_PROJECT_PRODUCTION_URL")) {
+    problems.push("no public origin: set BETTER_AUTH_URL (e.g. https://blogs.example.com)");
+  }
   const hasUpstash = isSet("UPSTASH_REDIS_REST_URL") && isSet("UPSTASH_REDIS_REST_TOKEN");
   if (!hasUpstash && !isSet("REDIS_URL")) {
     problems.push("no shared rate-limit store: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or REDIS_URL");

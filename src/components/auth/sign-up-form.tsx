@@ -6,13 +6,17 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { asSentence } from "~/lib/format";
+import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 
-type Errors = Partial<Record<"email" | "password" | "handle" | "form", string>>;
+type Errors = Partial<Record<"name" | "email" | "password" | "handle" | "form", string>>;
 
 /** The same rules the server applies, checked first so the form can say which field is wrong. */
-function check(values: { email: string; password: string; handle: string }): Errors {
+function check(values: { name: string; email: string; password: string; handle: string }): Errors {
   const errors: Errors = {};
+  // Optional: left empty, the handle is the name.
+  const nameProblem = values.name ? displayNameProblem(values.name) : null;
+  if (nameProblem) errors.name = asSentence(nameProblem);
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = "Enter a valid email address.";
   if (values.password.length < 8) errors.password = "The password must be at least 8 characters.";
   if (values.password.length > 128) errors.password = "The password must be at most 128 characters.";
@@ -46,7 +50,9 @@ export function SignUpForm() {
       setErrors(
         code === "INVALID_HANDLE" || code === "HANDLE_TAKEN"
           ? { handle: message }
-          : code?.startsWith("USER_ALREADY_EXISTS")
+          : code === "INVALID_NAME"
+            ? { name: message }
+            : code?.startsWith("USER_ALREADY_EXISTS")
             ? { email: message }
             : { form: message },
       );
@@ -59,8 +65,8 @@ export function SignUpForm() {
 
   return (
     <form onSubmit={onSubmit} className="space-y-2" noValidate>
-      <Field label="Name" hint="Shown on your public pages; optional.">
-        {(props) => <Input {...props} name="name" autoComplete="name" />}
+      <Field label="Name" hint="Shown on your public pages; optional." error={errors.name}>
+        {(props) => <Input {...props} name="name" autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />}
       </Field>
       <Field label="Handle" hint="Your public address: /your-handle/blog-slug. Lowercase letters, digits and hyphens." error={errors.handle}>
         {(props) => (

@@ -6,6 +6,8 @@ import { Button } from "~/components/ui/button";
 import { Card, CardTitle } from "~/components/ui/card";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { asSentence } from "~/lib/format";
+import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 
 type AuthError = { code?: string; message?: string; status?: number } | null;
@@ -47,7 +49,7 @@ function SettingsCard({ title, children, done, error, danger }: { title: string;
 
 function ProfileForm({ user }: { user: { name: string; handle: string } }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<Errors<"handle">>({});
+  const [errors, setErrors] = useState<Errors<"name" | "handle">>({});
   const [done, setDone] = useState("");
   const [pending, setPending] = useState(false);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -56,15 +58,20 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
     const name = String(form.get("name") ?? "").trim();
     const handle = String(form.get("handle") ?? "").trim();
     setDone("");
+    const found: typeof errors = {};
+    const nameProblem = name ? displayNameProblem(name) : null;
+    if (nameProblem) found.name = asSentence(nameProblem);
     const problem = handleProblem(handle);
-    if (problem) return setErrors({ handle: problem });
-    setErrors({});
+    if (problem) found.handle = problem;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     setPending(true);
     const { error } = await authClient.updateUser({ name: name || handle, ...(handle !== user.handle && { handle }) });
     setPending(false);
     if (error) {
       const message = authErrorMessage(error);
-      return setErrors(error.code === "INVALID_HANDLE" || error.code === "HANDLE_TAKEN" ? { handle: message } : { form: message });
+      const field = error.code === "INVALID_HANDLE" || error.code === "HANDLE_TAKEN" ? "handle" : error.code === "INVALID_NAME" ? "name" : "form";
+      return setErrors({ [field]: message });
     }
     setDone(handle !== user.handle ? `Saved. Your public address is now /${handle}.` : "Saved.");
     router.refresh();
@@ -72,8 +79,8 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
   return (
     <SettingsCard title="Profile" done={done} error={errors.form}>
       <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
-        <Field label="Name" hint="Shown on your public pages.">
-          {(props) => <Input {...props} name="name" defaultValue={user.name} autoComplete="name" maxLength={100} />}
+        <Field label="Name" hint="Shown on your public pages." error={errors.name}>
+          {(props) => <Input {...props} name="name" defaultValue={user.name} autoComplete="name" maxLength={DISPLAY_NAME_MAX_LENGTH} />}
         </Field>
         <Field label="Handle" hint="Your public address: /your-handle/blog-slug. Changing it changes every public link." error={errors.handle}>
           {(props) => <Input {...props} name="handle" defaultValue={user.handle} autoCapitalize="none" maxLength={HANDLE_MAX_LENGTH} />}
@@ -90,22 +97,30 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
 
 function EmailForm({ email }: { email: string }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<Errors<"email">>({});
+  const [errors, setErrors] = useState<Errors<"email" | "password">>({});
   const [done, setDone] = useState("");
   const [pending, setPending] = useState(false);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const newEmail = String(new FormData(event.currentTarget).get("email") ?? "").trim().toLowerCase();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const newEmail = String(form.get("email") ?? "").trim().toLowerCase();
+    const password = String(form.get("password") ?? "");
     setDone("");
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(newEmail)) return setErrors({ email: "Enter a valid email address." });
-    if (newEmail === email) return setErrors({ email: "That is already your email." });
-    setErrors({});
+    const found: typeof errors = {};
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(newEmail)) found.email = "Enter a valid email address.";
+    else if (newEmail === email) found.email = "That is already your email.";
+    if (!password) found.password = "Enter your password.";
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     setPending(true);
-    const { error } = await authClient.changeEmail({ newEmail });
+    // The password is checked by the app (src/server/auth.ts); better-auth's client passes it along.
+    const { error } = await authClient.changeEmail({ newEmail, password } as Parameters<typeof authClient.changeEmail>[0]);
     // better-auth answers alike whether or not the address is free (it reveals no accounts): the session tells.
     const session = error ? null : await authClient.getSession();
     setPending(false);
-    if (error) return setErrors({ form: authErrorMessage(error) });
+    if (error) return setErrors(error.code === "INVALID_PASSWORD" ? { password: "That is not your password." } : { form: authErrorMessage(error) });
+    formElement.querySelector<HTMLInputElement>("input[name=password]")!.value = "";
     if (session?.data?.user.email !== newEmail) return setErrors({ email: "That address can't be used: choose another." });
     setDone(`Saved. Sign in with ${newEmail} from now on.`);
     router.refresh();
@@ -113,8 +128,11 @@ function EmailForm({ email }: { email: string }) {
   return (
     <SettingsCard title="Email" done={done} error={errors.form}>
       <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
-        <Field label="Email" hint="You sign in with it." error={errors.email}>
+        <Field label="Email" hint="You sign in with it. Changing it signs out your other sessions." error={errors.email}>
           {(props) => <Input {...props} name="email" type="email" defaultValue={email} autoComplete="email" />}
+        </Field>
+        <Field label="Your password" error={errors.password}>
+          {(props) => <Input {...props} name="password" type="password" autoComplete="current-password" />}
         </Field>
         <div>
           <Button type="submit" loading={pending}>

@@ -5,6 +5,7 @@ import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { normalizeEmail } from "./find-account";
+import { displayNameProblem } from "~/shared/display-name";
 import { firstFreeHandle, handleFromEmail, handleProblem } from "~/shared/handle";
 import { parsePlan } from "./plan";
 
@@ -43,6 +44,8 @@ export async function createAccount(db: Db, input: CreateAccountInput): Promise<
   }
   const handleIssue = input.handle === undefined ? null : handleProblem(input.handle);
   if (handleIssue) throw new DomainError("INVALID_PARAMETER", handleIssue);
+  const nameIssue = input.name === undefined ? null : displayNameProblem(input.name.trim());
+  if (nameIssue) throw new DomainError("INVALID_PARAMETER", nameIssue);
   const plan = input.plan === undefined ? "free" : parsePlan(input.plan);
   // Hashing (scrypt) takes a moment: done before the transaction opens.
   const passwordHash = await hashPassword(input.password);
@@ -61,7 +64,7 @@ export async function createAccount(db: Db, input: CreateAccountInput): Promise<
       data: {
         id,
         email,
-        name: input.name?.trim() || handle,
+        name: input.name?.trim() ?? handle,
         handle,
         plan,
         accounts: { create: { id: betterAuthId(), accountId: id, providerId: "credential", password: passwordHash } },

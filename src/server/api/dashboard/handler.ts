@@ -3,6 +3,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "~/server/auth";
 import { withRequestId } from "~/server/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
+import { crossOriginRefusal } from "~/server/same-origin-request";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { entityTag } from "../entity-tags";
 import { ApiError } from "../errors";
@@ -13,7 +14,8 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**
  * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in owner (every
- * permission on their own account), or nobody (every procedure then answers 401). Every request gets
+ * permission on their own account), or nobody (every procedure then answers 401). Anything but a
+ * GET must come from the app's own pages (src/server/same-origin-request.ts). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
  * larger than MAX_BODY_BYTES is refused before any procedure runs; one that turns out larger is
  * read no further than that. A batch of more than MAX_BATCH_CALLS calls is refused whole.
@@ -21,7 +23,8 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
 export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
   const requestId = crypto.randomUUID();
   return withRequestId(requestId, async () => {
-    const response = await fetchRequestHandler({
+    // A mutation only from the app's own pages, before the session is even looked at.
+    const response = crossOriginRefusal(req) ?? (await fetchRequestHandler({
       endpoint: "/api/trpc",
       router: appRouter,
       req: withBoundedBody(req),
@@ -46,7 +49,7 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
           limitMutation: user ? () => limitDashboardMutation(user.id, resHeaders) : undefined,
         });
       },
-    });
+    }));
     response.headers.set("X-Request-Id", requestId);
     // Not behind the proxy (src/proxy.ts), which would buffer the body: the JSON answers' headers are set here.
     for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);

@@ -1,0 +1,23 @@
+import "server-only";
+import { requestOrigin } from "./public-origin";
+
+/**
+ * The browser endpoints that act on a session cookie (/api/trpc, /api/auth) change things only
+ * for the app's own pages (docs/security.md, Requests from other sites): a request that is not a
+ * GET, HEAD or OPTIONS must say it comes from the app's origin (`Origin`, or without it
+ * `Sec-Fetch-Site: same-origin`) and carry JSON, which no plain HTML form can send. SameSite
+ * cookies alone would let a sibling subdomain (same site, other origin) through.
+ */
+export function crossOriginRefusal(request: Request): Response | null {
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return null;
+  const origin = request.headers.get("origin");
+  const sameOrigin = origin === null ? request.headers.get("sec-fetch-site") === "same-origin" : origin === requestOrigin(request.headers);
+  if (!sameOrigin) return forbidden("Requests that change something must come from this app's own pages (Origin)");
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") return forbidden("Requests that change something must send JSON (Content-Type: application/json)");
+  return null;
+}
+
+function forbidden(message: string): Response {
+  return Response.json({ success: false, error: { code: "FORBIDDEN", message } }, { status: 403, headers: { "Cache-Control": "no-store" } });
+}
