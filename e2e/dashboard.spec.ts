@@ -33,7 +33,7 @@ async function trpc(page: Page, procedure: string, input: unknown, kind: "query"
   const response =
     kind === "query"
       ? await page.request.get(`/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`)
-      : await page.request.post(`/api/trpc/${procedure}`, { data: input });
+      : await page.request.post(`/api/trpc/${procedure}`, { data: input, headers: { origin: new URL(page.url()).origin } });
   return { status: response.status(), body: await response.json() };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp, signUpWaitedOut } from "./support";
+import { authLimitWaitedOut, signUp } from "./support";
 
 /**
  * What an owner expects of the blog pages, at a laptop's and a phone's size: nothing wider than the
@@ -42,7 +42,7 @@ const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?
 
 /** A dashboard call with the page's session, as the browser makes it. */
 async function trpcMutation(page: Page, procedure: string, input: unknown) {
-  const response = await page.request.post(`/api/trpc/${procedure}`, { data: input });
+  const response = await page.request.post(`/api/trpc/${procedure}`, { data: input, headers: { origin: new URL(page.url()).origin } });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).result.data;
 }
@@ -58,7 +58,7 @@ for (const viewport of VIEWPORTS) {
       page.on("pageerror", (error) => consoleErrors.push(error.message));
       page.on("console", (message) => {
         // Chromium logs every failed response: the 502, 412 and 401 (Try it without a key) are the steps' own.
-        const provoked = /status of (401|412|502)/.test(message.text()) || signUpWaitedOut(message.location().url, message.text());
+        const provoked = /status of (401|412|502)/.test(message.text()) || authLimitWaitedOut(message.location().url, message.text());
         if (message.type() === "error" && !provoked) consoleErrors.push(message.text());
       });
       const shotName = (step: string) => `${viewport.name}-${step}`;

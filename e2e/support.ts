@@ -9,37 +9,44 @@ export async function signUp(page: Page, account: { name: string; handle: string
   await page.getByLabel("Handle", { exact: true }).fill(account.handle);
   await page.getByLabel("Email", { exact: true }).fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  // The browser specs sign up more owners a minute than one address may (docs/security.md): a
-  // refused sign-up waits for the next window and tries again, as a person would.
-  for (let attempt = 1; ; attempt++) {
-    const answer = page.waitForResponse((response) => response.url().includes("/api/auth/sign-up/email"), { timeout: 30_000 });
-    await page.getByRole("button", { name: "Create account" }).click();
-    if ((await answer).status() !== 429 || attempt === 4) break;
-    test.info().setTimeout(test.info().timeout + 25_000);
-    await page.waitForTimeout(20_000);
-  }
+  await submitWaitingOutLimit(page, "Create account", "/api/auth/sign-up/email");
   // The first sign-up of a freshly started server can be slow on a loaded machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
 }
 
-/** A sign-up refused for the minute (429), which `signUp` waits out: not a problem of the page. */
-export const signUpWaitedOut = (url: string, text: string) => url.includes("/api/auth/sign-up/email") && text.includes("429");
+/**
+ * Clicks `button` and waits for the answer of `endpoint` (under /api/auth). The browser specs sign
+ * up owners and check passwords more often a minute than one address may (docs/security.md): a
+ * refused attempt (429) waits for the next window and clicks again, as a person would.
+ */
+export async function submitWaitingOutLimit(page: Page, button: string, endpoint: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = page.waitForResponse((response) => response.url().includes(endpoint), { timeout: 30_000 });
+    await page.getByRole("button", { name: button }).click();
+    if ((await answer).status() !== 429 || attempt === 4) return;
+    test.info().setTimeout(test.info().timeout + 25_000);
+    await page.waitForTimeout(20_000);
+  }
+}
+
+/** An /api/auth attempt refused for the minute (429), which `submitWaitingOutLimit` waits out: not a problem of the page. */
+export const authLimitWaitedOut = (url: string, text: string) => url.includes("/api/auth/") && text.includes("429");
 
 /**
  * What went wrong on `page` while a spec ran: uncaught exceptions, failed responses and the errors
  * the browser logs for them, except the refusals the spec provokes itself (`provoked`, by URL) and a
- * sign-up refused for the minute, which `signUp` waits out.
+ * /api/auth attempt refused for the minute, which `submitWaitingOutLimit` waits out.
  */
 export function collectProblems(page: Page, provoked: (url: string) => boolean): string[] {
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("response", (response) => {
     const line = `${response.status()} ${response.request().method()} ${response.url()}`;
-    if (response.status() >= 400 && !provoked(response.url()) && !signUpWaitedOut(response.url(), line)) problems.push(line);
+    if (response.status() >= 400 && !provoked(response.url()) && !authLimitWaitedOut(response.url(), line)) problems.push(line);
   });
   page.on("console", (message) => {
     const { url } = message.location();
-    if (message.type() === "error" && !provoked(url) && !signUpWaitedOut(url, message.text())) problems.push(`${message.text()} (${url})`);
+    if (message.type() === "error" && !provoked(url) && !authLimitWaitedOut(url, message.text())) problems.push(`${message.text()} (${url})`);
   });
   return problems;
 }

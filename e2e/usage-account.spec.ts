@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { collectProblems, PASSWORD, signUp } from "./support";
+import { collectProblems, PASSWORD, signUp, submitWaitingOutLimit } from "./support";
 
 /**
  * The usage page's budget warning, reset time, next plan and date range; then the account
@@ -88,16 +88,16 @@ for (const size of SIZES) {
       await test.step("account: password needs the current one; email; other sessions", async () => {
         await page.getByLabel("Current password").fill("not-my-password");
         await page.getByLabel("New password").fill("a-new-password-1");
-        await page.getByRole("button", { name: "Change password" }).click();
+        await submitWaitingOutLimit(page, "Change password", "/api/auth/change-password");
         await expect(page.getByText("That is not your current password.")).toBeVisible();
         await page.getByLabel("Current password").fill(PASSWORD);
-        await page.getByRole("button", { name: "Change password" }).click();
+        await submitWaitingOutLimit(page, "Change password", "/api/auth/change-password");
         await expect(page.getByText("Password changed.")).toBeVisible();
 
         const newEmail = `una-moved-${run}@example.test`;
         await page.getByLabel("Email", { exact: true }).fill(newEmail);
         await page.getByLabel("Your password").fill("a-new-password-1");
-        await page.getByRole("button", { name: "Change email" }).click();
+        await submitWaitingOutLimit(page, "Change email", "/api/auth/change-email");
         await expect(page.getByText(`Sign in with ${newEmail} from now on.`)).toBeVisible();
 
         await page.getByRole("button", { name: "Sign out of other sessions" }).click();
@@ -112,7 +112,7 @@ for (const size of SIZES) {
         await expect(page.getByText(`Type your handle, ${newHandle}, to confirm.`)).toBeVisible();
         await shot("06-account-delete-confirmation");
         await page.getByLabel("Type your handle to confirm").fill(newHandle);
-        await page.getByRole("button", { name: "Delete my account" }).click();
+        await submitWaitingOutLimit(page, "Delete my account", "/api/auth/delete-user");
         await expect(page).toHaveURL(/\/$/);
         const refused = await request.get("/api/v1/blogs", { headers: { "x-api-key": key } });
         expect(refused.status()).toBe(401);

@@ -15,6 +15,7 @@ import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
 import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
+import { toApiError } from "~/server/api/errors";
 import { clientIpOfWebRequest } from "~/server/client-ip";
 import { configuredOrigin, requestOrigin } from "~/server/public-origin";
 import { crossOriginRefusal } from "~/server/same-origin-request";
@@ -109,6 +110,9 @@ function createAuth() {
     logger: {
       log: (level, message, ...details) => log[level]({ source: "better-auth", ...(details.length > 0 && { details }) }, message),
     },
+    // Its failures reach handleAuthRequest, which answers and logs them like the API's; left to
+    // better-auth, an unexpected one is a bare 500 and a stack printed outside the JSON log.
+    onAPIError: { throw: true },
     // Unset (off Vercel, no BETTER_AUTH_URL): the origin of the request's Host, which
     // handleAuthRequest puts in the URL it hands over; forwarding headers are never believed.
     baseURL: configuredOrigin,
@@ -161,6 +165,12 @@ function createAuth() {
       // inside it would wait forever on embedded PGlite's single session. The unique index still
       // settles races.
       before: createAuthMiddleware(async (ctx) => {
+        // PostgreSQL stores no NUL: refused by name rather than failing in the database.
+        for (const [field, value] of Object.entries((ctx.body ?? {}) as Record<string, unknown>)) {
+          if (typeof value === "string" && value.includes("\u0000")) {
+            throw new APIError("BAD_REQUEST", { message: `${field} must not contain NUL characters`, code: "INVALID_PARAMETER" });
+          }
+        }
         if (ctx.path === "/sign-up/email") {
           assertDisplayName(ctx.body?.name);
           await assertHandleAvailable(ctx.body?.handle);
@@ -254,7 +264,14 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   // better-auth counts an IPv6 client by its /64 itself.
   if (ip) headers.set(AUTH_CLIENT_IP_HEADER, ip);
   const target = `${requestOrigin(request.headers)}${url.pathname}${url.search}`;
-  const response = await getAuth().handler(new Request(target, { method: request.method, headers, body: body && new Uint8Array(body) }));
+  let response: Response;
+  try {
+    response = await getAuth().handler(new Request(target, { method: request.method, headers, body: body && new Uint8Array(body) }));
+  } catch (error) {
+    // The API's mapping (logged once, in the JSON log): a database away is a 503, bad data a 400.
+    const failure = toApiError(error);
+    return authError(failure.httpStatus(), failure.apiCode, failure.message);
+  }
   const retryAfter = response.headers.get("X-Retry-After");
   if (response.status === 429 && retryAfter && !response.headers.has("Retry-After")) {
     response.headers.set("Retry-After", retryAfter);

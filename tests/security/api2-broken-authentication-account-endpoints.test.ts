@@ -5,7 +5,8 @@
  * changes only with the password and takes the other sessions with it; display names and bodies
  * are bounded; nothing changes from another origin, and forwarding headers move nothing.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
 import { AUTH_ATTEMPTS_PER_MINUTE, AUTH_ENDPOINTS, AUTH_MAX_BODY_BYTES, SIGN_IN_BACKOFF, getAuth } from "~/server/auth";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
@@ -170,6 +171,50 @@ describe("display names and bodies", () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await db().user.count({ where: { email: huge.email } })).toBe(0);
+  });
+});
+
+describe("text PostgreSQL cannot store", () => {
+  let server: RunningServer;
+  const output: Buffer[] = [];
+  let startLines = 0;
+
+  beforeAll(async () => {
+    server = await startProductionServer(process.env, { onOutput: (chunk) => output.push(chunk) });
+    // What it printed while starting (Next's banner) is not a request's.
+    startLines = output.length;
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  it("is a 400 naming the field on every /api/auth endpoint, and nothing but JSON log lines reaches the server's output", async () => {
+    const account = await createTestAccount();
+    const cookie = await signIn(account, server.baseUrl);
+    const send = (path: string, body: unknown, withCookie = true) =>
+      httpRequest(server.baseUrl, `/api/auth${path}`, { method: "POST", body, headers: withCookie ? { cookie } : {}, localAddress: freshLoopbackAddress() });
+    const cases: [string, Record<string, unknown>, string, boolean][] = [
+      ["/update-user", { name: "Ann\u0000" }, "name", true],
+      ["/update-user", { image: "https://example.test/\u0000.png" }, "image", true],
+      ["/update-user", { handle: "ann\u0000" }, "handle", true],
+      ["/sign-up/email", { email: uniqueEmail(), password: "pass\u0000word-123", name: "Ann", handle: "ann-nul" }, "password", false],
+      ["/sign-up/email", { email: uniqueEmail(), password: PASSWORD, name: "Ann", handle: "ann-nul", callbackURL: "/\u0000" }, "callbackURL", false],
+      ["/sign-in/email", { email: `a\u0000${uniqueEmail()}`, password: PASSWORD }, "email", false],
+      ["/change-password", { currentPassword: PASSWORD, newPassword: "new\u0000password" }, "newPassword", true],
+      ["/change-email", { newEmail: uniqueEmail(), password: "\u0000" }, "password", true],
+    ];
+    for (const [path, body, field, withCookie] of cases) {
+      const answer = await send(path, body, withCookie);
+      expect(answer.status, `${path} ${field}`).toBe(400);
+      expect(answer.json().message, path).toContain(field);
+    }
+    expect((await httpRequest(server.baseUrl, "/api/auth/update-user", { method: "POST", headers: { cookie, "content-type": "application/json" }, body: undefined })).status).toBeLessThan(500);
+    expect((await db().user.findUniqueOrThrow({ where: { id: account.id } })).name).toBe(account.handle);
+    // One request that is surely logged (the API's access line), so the output read is not empty.
+    expect((await httpRequest(server.baseUrl, "/api/v1/blogs")).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = Buffer.concat(output.slice(startLines)).toString("utf8").split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 });
 
