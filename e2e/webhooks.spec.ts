@@ -24,7 +24,17 @@ test("an owner adds an endpoint, keeps its secret, sends a test event, sees the 
     await page.getByRole("link", { name: "Webhooks", exact: true }).click();
     await expect(page.getByText("No endpoints yet")).toBeVisible();
 
+    // A refusal shows under the field it is about.
+    await page.getByLabel("URL", { exact: true }).fill("not a url");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByLabel("URL", { exact: true })).toHaveAccessibleDescription(/url must be an absolute URL/);
     await page.getByLabel("URL", { exact: true }).fill(url);
+    await page.getByLabel("Description", { exact: true }).fill("nul\u0000here");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(page.getByLabel("Description", { exact: true })).toHaveAccessibleDescription(/description must not contain NUL characters/);
+    await expect(page.getByLabel("Description", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+    await page.getByLabel("Description", { exact: true }).fill("");
     await page.getByRole("button", { name: "Add endpoint" }).click();
     const secret = await page.getByTestId("webhook-secret").inputValue();
     expect(secret).toMatch(/^whsec_/);

@@ -19,3 +19,13 @@ const sqlStateOf = (error: unknown) =>
 export function isLockTimeout(error: unknown): boolean {
   return sqlStateOf(error) === "55P03";
 }
+
+/**
+ * Whether PostgreSQL refused a value itself: SQLSTATE class 22, data exception (a NUL or invalid
+ * byte sequence, a value out of range or too long), through Prisma's driver adapter or straight
+ * from `pg`. Inputs are checked before they get there; this is what still slips through.
+ */
+export function isDataException(error: unknown): boolean {
+  const state = sqlStateOf(error) ?? codeOf(error);
+  return typeof state === "string" && /^22[0-9A-Z]{3}$/.test(state);
+}

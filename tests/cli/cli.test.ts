@@ -142,6 +142,8 @@ describe("user create", () => {
       create("--email", email("handle"), "--password", "secret-123", "--handle", "Bad_Handle"),
       create("--email", email("plan"), "--password", "secret-123", "--plan", "gold"),
       create("--email", email("nopassword")),
+      create("--email", email("longname"), "--password", "secret-123", "--name", "x".repeat(101)),
+      create("--email", email("ctrlname"), "--password", "secret-123", "--name", "Ann\u001bEvil"),
     ]);
     const messages = [
       `user create: an account with email ${taken.email} already exists`,
@@ -151,9 +153,11 @@ describe("user create", () => {
       "user create: handle must be 3 to 30 characters",
       "user create: plan must be one of free, pro, enterprise",
       "user create: --password is required",
+      "user create: name must be 1 to 100 characters, without control characters",
+      "user create: name must be 1 to 100 characters, without control characters",
     ];
     results.forEach((result, i) => expectFailure(result, messages[i]!));
-    expect(await db.user.count({ where: { email: { in: ["other", "short", "handle", "plan", "nopassword"].map(email) } } })).toBe(0);
+    expect(await db.user.count({ where: { email: { in: ["other", "short", "handle", "plan", "nopassword", "longname", "ctrlname"].map(email) } } })).toBe(0);
   });
 });
 
@@ -353,6 +357,8 @@ describe("blogs import", () => {
       jsonFile("twice.json", [{ title: "E", blogSlug: "same" }, good, { title: "F", blogSlug: "same" }]),
       jsonFile("object.json", { title: "not in an array" }),
       jsonFile("invalid.json", "[{"),
+      jsonFile("nul.json", [good, { title: "G", content: "a\u0000b" }]),
+      jsonFile("surrogate.json", [{ title: "H\ud800" }]),
     ]);
     const results = await Promise.all([
       ...files.map((file) => cli("blogs", "import", "--email", owner.email, "--file", file)),
@@ -368,6 +374,8 @@ describe("blogs import", () => {
       "blogs import: entry 2: blogSlug same is also the slug of entry 0",
       "blogs import: the import must be a JSON array of blogs",
       `blogs import: ${files[7]} is not valid JSON`,
+      "blogs import: entry 1: content must not contain NUL characters",
+      "blogs import: entry 0: title must be valid Unicode text",
       `blogs import: cannot read ${join(tempDir, "missing.json")}: ENOENT`,
       `blogs import: no account with email ${email("nobody")}`,
     ];

@@ -95,3 +95,22 @@ describe("error mapping (README, The API: statuses and codes)", () => {
     expect(logged).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("a value the database refused (a data exception that slipped past the input rules)", () => {
+  it.each([
+    ["pg", Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021", severity: "ERROR" })],
+    ["pg, out of range", Object.assign(new Error("value out of range"), { code: "22003" })],
+    ["Prisma's driver adapter", Object.assign(new Error("Invalid `prisma.blog.create()` invocation"), { code: "P2010", meta: { driverAdapterError: { cause: { originalCode: "22P05" } } } })],
+  ])("is a 400 INVALID_PARAMETER from %s, without the database's text", (_, error) => {
+    vi.spyOn(log, "warn").mockImplementation(() => undefined);
+    const apiError = toApiError(new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: error }));
+    expect(apiError.apiCode).toBe("INVALID_PARAMETER");
+    expect(apiError.httpStatus()).toBe(400);
+    expect(JSON.stringify(errorEnvelope(apiError))).not.toMatch(/byte sequence|prisma|range/i);
+  });
+
+  it("leaves other SQLSTATEs alone: a unique violation's 23505 is no data exception", () => {
+    vi.spyOn(log, "error").mockImplementation(() => undefined);
+    expect(toApiError(Object.assign(new Error("duplicate key"), { code: "23505" })).apiCode).toBe("INTERNAL_SERVER_ERROR");
+  });
+});

@@ -11,7 +11,7 @@ import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/shared/webhook-events";
-import { api, errorMessage } from "~/trpc/react";
+import { api, errorMessage, fieldErrors } from "~/trpc/react";
 import { LoadError } from "./load-error";
 
 type Endpoint = Awaited<ReturnType<typeof api.webhooks.list.query>>[number];
@@ -42,10 +42,13 @@ export function WebhooksPanel() {
   );
 }
 
+/** The fields whose refusals show under them (the rest under the form). */
+const CREATE_FIELDS = ["url", "description"] as const;
+
 function CreateEndpointCard() {
   const queryClient = useQueryClient();
   const [eventTypes, setEventTypes] = useState<WebhookEventType[]>(["blog.created", "blog.updated", "blog.deleted"]);
-  const [error, setError] = useState("");
+  const [errors, setErrors] = useState<Partial<Record<(typeof CREATE_FIELDS)[number] | "form", string>>>({});
   const [secret, setSecret] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: (input: { url: string; description: string; eventTypes: WebhookEventType[] }) => api.webhooks.create.mutate(input),
@@ -53,13 +56,13 @@ function CreateEndpointCard() {
       setSecret(created.secret);
       void queryClient.invalidateQueries({ queryKey: LIST_KEY });
     },
-    onError: (e) => setError(errorMessage(e)),
+    onError: (e) => setErrors(fieldErrors(e, CREATE_FIELDS)),
   });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setError("");
+    setErrors({});
     create.mutate({ url: String(form.get("url") ?? "").trim(), description: String(form.get("description") ?? ""), eventTypes });
   }
 
@@ -69,10 +72,10 @@ function CreateEndpointCard() {
       <CardTitle>Add an endpoint</CardTitle>
       <form onSubmit={onSubmit} noValidate className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 md:grid-cols-2">
         <div>
-          <Field label="URL" hint="https, reachable from the internet.">
+          <Field label="URL" hint="https, reachable from the internet." error={errors.url}>
             {(props) => <Input {...props} name="url" type="url" placeholder="https://example.com/webhooks" required />}
           </Field>
-          <Field label="Description" hint="Optional.">
+          <Field label="Description" hint="Optional." error={errors.description}>
             {(props) => <Input {...props} name="description" maxLength={500} />}
           </Field>
         </div>
@@ -82,7 +85,7 @@ function CreateEndpointCard() {
             Add endpoint
           </Button>
           <p role="alert" className="text-sm text-red-600">
-            {error}
+            {errors.form}
           </p>
         </div>
       </form>

@@ -5,6 +5,7 @@ import { ZodError } from "zod";
 import { isMissingFieldIssue } from "~/shared/blog-fields";
 import { isDatabaseUnavailable } from "~/server/db/connection-errors";
 import { DomainError } from "~/server/domain-error";
+import { isDataException } from "~/server/prisma-errors";
 import { log } from "~/server/log";
 
 /** The API's error codes (README, The API) with their HTTP status and tRPC equivalent. */
@@ -72,7 +73,8 @@ export function errorEnvelope(error: ApiError): ErrorEnvelope {
 
 /**
  * Turns anything thrown while serving a request into the ApiError the client sees. Unexpected
- * failures become a bare 500 (logged here, never shown); a database that can't be reached, a 503.
+ * failures become a bare 500 (logged here, never shown); a database that can't be reached, a 503;
+ * a value the database refused (a data exception that slipped past the input rules), a 400.
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -100,6 +102,10 @@ function convert(error: unknown): ApiError {
     // written for the caller.
     const refusal = TRPC_REFUSALS[error.code as keyof typeof TRPC_REFUSALS];
     if (refusal && !error.cause) return new ApiError(refusal, error.message);
+  }
+  if (isDataException(cause)) {
+    log.warn({ cause: describe(cause) }, "a value the database refused");
+    return new ApiError("INVALID_PARAMETER", "Invalid parameter", "a value could not be stored as sent");
   }
   if (isDatabaseUnavailable(error)) {
     log.error({ cause: describe(error) }, "database unavailable");

@@ -12,6 +12,7 @@ import type { SessionUser } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import type { Permission } from "~/shared/permissions";
+import { findUnstorableText } from "~/shared/storable-text";
 import { currentRequestId } from "~/server/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
@@ -67,10 +68,11 @@ export const createTRPCRouter = t.router;
  * Every operation's builder, with the one middleware every call goes through. The caller must
  * hold the permission of the procedure's meta: the owner holds all, a key those it was given
  * (already checked by /api/v1 before the body was read; here a guard, not a second lookup); an
- * operation without one is refused to keys. One middleware rather than one per concern: tRPC
+ * operation without one is refused to keys; text PostgreSQL could not store as sent is refused by
+ * field (src/shared/storable-text.ts). One middleware rather than one per concern: tRPC
  * copies the call's options and context at every level of the chain.
  */
-export const procedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
+export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   const { caller } = ctx;
   if (!caller) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
   if (!callerHolds(caller, meta?.permission)) {
@@ -80,6 +82,9 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, next }) => {
     );
   }
   if (type === "mutation") await ctx.limitMutation?.();
+  // Every text input (body, query and path alike), before any schema or the database sees it.
+  const unstorable = findUnstorableText(await getRawInput());
+  if (unstorable) throw new ApiError("INVALID_PARAMETER", `Invalid parameter: ${unstorable.field}`, unstorable.problem, { field: unstorable.field });
   const result = await next({ ctx: { caller } });
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
   if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);

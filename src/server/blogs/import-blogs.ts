@@ -4,6 +4,7 @@ import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { isoTimestampSchema } from "~/server/timestamps";
 import { blogFieldSchemas, strictBoolean } from "~/shared/blog-fields";
+import { findUnstorableText } from "~/shared/storable-text";
 import { firstFreeSlug, slugify } from "./slug";
 
 /** One blog of an import: the API's blog object, history fields included; other fields are ignored. */
@@ -68,6 +69,8 @@ function parseEntries(blogs: unknown): ImportedBlog[] {
     if (isObject(blog) && blog.title == null) {
       throw new DomainError("MISSING_REQUIRED_FIELD", `entry ${index}: title is required`);
     }
+    const unstorable = findUnstorableText(blog);
+    if (unstorable) throw new DomainError("INVALID_PARAMETER", `entry ${index}: ${unstorable.problem}`);
     const parsed = importedBlogSchema.safeParse(blog);
     if (!parsed.success) {
       throw new DomainError("INVALID_PARAMETER", `entry ${index}: ${parsed.error.issues[0]?.message ?? "invalid blog"}`);
