@@ -270,11 +270,18 @@ describe("endpoint URLs", () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: "0",
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/resolves to (127\.0\.0\.1|::1), a loopback, private or link-local address/);
+    // The refusal names no address: it would turn endpoint creation into a lookup of internal names.
+    expect(refused.stderr).toContain("url's host must resolve to public internet addresses only");
+    expect(refused.stderr).not.toMatch(/127\.0\.0\.1|::1/);
     const direct = await runCli(["webhook", "create", "--email", account.email, "--url", "http://127.0.0.1:8080/hook", "--events", "blog.created"], {
       WEBHOOK_ALLOW_PRIVATE_URLS: "0",
     });
-    expect(direct.stderr).toContain("resolves to 127.0.0.1");
+    expect(direct.stderr).toContain("url's host must resolve to public internet addresses only");
+    // However the address is written, and whether or not the name resolves: the same words.
+    for (const url of ["https://[::127.0.0.1]/", "https://[::ffff:0:7f00:1]/", "https://[64:ff9b:1::a00:1]/", "https://2130706433/", "https://0x7f.1/"]) {
+      const answer = await runCli(["webhook", "create", "--email", account.email, "--url", url, "--events", "blog.created"], { WEBHOOK_ALLOW_PRIVATE_URLS: "0" });
+      expect(answer.stderr, url).toBe("webhook create: url's host must resolve to public internet addresses only\n");
+    }
     expect(await db().webhookEndpoint.count({ where: { userId: account.id } })).toBe(0);
   });
 
