@@ -241,7 +241,7 @@ export interface components {
     parameters: {
         /** @description An ETag from an earlier response: 304 Not Modified when it still matches */
         IfNoneMatch: string;
-        /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since */
+        /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
         IfMatch: string;
         /** @description A retry with the same key and body within 24 hours gets the first response again and creates nothing. At most 255 characters after trimming; a blank value counts as no key. */
         IdempotencyKey: string;
@@ -458,25 +458,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters after trimming */
+                    /**
+                     * @description 1 to 200 characters after trimming
+                     * @example Hello world
+                     */
                     title: string;
-                    /** @description Derived from the title when absent on create */
+                    /**
+                     * @description Derived from the title when absent on create
+                     * @example hello-world
+                     */
                     blogSlug?: string;
+                    /** @example A first post */
                     description?: string;
-                    /** @description Markdown body */
+                    /**
+                     * @description Markdown body
+                     * @example # Hello
+                     *
+                     *     The first post.
+                     */
                     content?: string;
-                    /** @description Defaults to false on create */
+                    /**
+                     * @description Defaults to false on create
+                     * @example false
+                     */
                     isPublic?: boolean;
+                    /** @example Hello world */
                     seoTitle?: string;
+                    /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only */
-                    id?: string;
-                    /** @description Read-only */
-                    createdAt?: string;
-                    /** @description Read-only */
-                    updatedAt?: string;
+                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
+                    readonly id?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly updatedAt?: string;
                     /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    allowApiAccess?: boolean;
+                    readonly allowApiAccess?: boolean;
                 };
             };
         };
@@ -832,7 +855,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since */
+                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -844,25 +867,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters after trimming */
+                    /**
+                     * @description 1 to 200 characters after trimming
+                     * @example Hello world
+                     */
                     title?: string;
-                    /** @description Derived from the title when absent on create */
+                    /**
+                     * @description Derived from the title when absent on create
+                     * @example hello-world
+                     */
                     blogSlug?: string;
+                    /** @example A first post */
                     description?: string;
-                    /** @description Markdown body */
+                    /**
+                     * @description Markdown body
+                     * @example # Hello
+                     *
+                     *     The first post.
+                     */
                     content?: string;
-                    /** @description Defaults to false on create */
+                    /**
+                     * @description Defaults to false on create
+                     * @example false
+                     */
                     isPublic?: boolean;
+                    /** @example Hello world */
                     seoTitle?: string;
+                    /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only */
-                    id?: string;
-                    /** @description Read-only */
-                    createdAt?: string;
-                    /** @description Read-only */
-                    updatedAt?: string;
+                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
+                    readonly id?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly updatedAt?: string;
                     /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    allowApiAccess?: boolean;
+                    readonly allowApiAccess?: boolean;
                 };
             };
         };
@@ -1085,7 +1131,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since */
+                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -1252,7 +1298,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since */
+                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
             path: {
@@ -1264,25 +1310,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 200 characters after trimming */
+                    /**
+                     * @description 1 to 200 characters after trimming
+                     * @example Hello world
+                     */
                     title?: string;
-                    /** @description Derived from the title when absent on create */
+                    /**
+                     * @description Derived from the title when absent on create
+                     * @example hello-world
+                     */
                     blogSlug?: string;
+                    /** @example A first post */
                     description?: string;
-                    /** @description Markdown body */
+                    /**
+                     * @description Markdown body
+                     * @example # Hello
+                     *
+                     *     The first post.
+                     */
                     content?: string;
-                    /** @description Defaults to false on create */
+                    /**
+                     * @description Defaults to false on create
+                     * @example false
+                     */
                     isPublic?: boolean;
+                    /** @example Hello world */
                     seoTitle?: string;
+                    /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only */
-                    id?: string;
-                    /** @description Read-only */
-                    createdAt?: string;
-                    /** @description Read-only */
-                    updatedAt?: string;
+                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
+                    readonly id?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly createdAt?: string;
+                    /**
+                     * Format: date-time
+                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
+                     */
+                    readonly updatedAt?: string;
                     /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    allowApiAccess?: boolean;
+                    readonly allowApiAccess?: boolean;
                 };
             };
         };

@@ -86,13 +86,13 @@ const PARAMETERS = {
     name: "If-None-Match",
     in: "header",
     description: "An ETag from an earlier response: 304 Not Modified when it still matches",
-    schema: { type: "string" },
+    schema: { type: "string", example: '"an-earlier-etag"' },
   },
   IfMatch: {
     name: "If-Match",
     in: "header",
-    description: "The ETag the change is based on: 412 Precondition Failed when the blog has changed since",
-    schema: { type: "string" },
+    description: "The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version",
+    schema: { type: "string", example: "*" },
   },
   IdempotencyKey: {
     name: "Idempotency-Key",
@@ -100,7 +100,7 @@ const PARAMETERS = {
     description:
       `A retry with the same key and body within 24 hours gets the first response again and creates nothing. ` +
       `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters after trimming; a blank value counts as no key.`,
-    schema: { type: "string", pattern: trimmedLengthPattern(0, MAX_IDEMPOTENCY_KEY_LENGTH) },
+    schema: { type: "string", pattern: trimmedLengthPattern(0, MAX_IDEMPOTENCY_KEY_LENGTH), example: "3f6c1b0e-8a4d-4b1e-9c7a-2d5e6f708192" },
   },
 } satisfies Record<string, ParameterObject>;
 const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
-import { MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
+import { encodeBlogCursor, MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
 import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";
 
@@ -42,22 +42,42 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data });
 }
 
+/**
+ * The list's parameters as one consistent example request (page 2 of public blogs matching
+ * "hello", created on 2026-01-31, by its cursor), so a client or contract suite that sends every
+ * example gets an answer, not the 400 of a cursor contradicting the other parameters.
+ */
+const LIST_EXAMPLE = { page: 2, limit: 10, public: true, day: "2026-01-31", q: "hello" } as const;
+const LIST_EXAMPLE_CURSOR = encodeBlogCursor({
+  createdAt: new Date(`${LIST_EXAMPLE.day}T12:00:00.000Z`),
+  id: "blog-id",
+  page: LIST_EXAMPLE.page,
+  limit: LIST_EXAMPLE.limit,
+  isPublic: LIST_EXAMPLE.public,
+  from: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
+  to: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
+  search: LIST_EXAMPLE.q,
+});
+
 export const listBlogsInput = z.object({
-  page: integerParam("page", { min: 1, default: DEFAULT_PAGE }).meta({ description: "Page number" }),
+  page: integerParam("page", { min: 1, default: DEFAULT_PAGE }).meta({ description: "Page number", example: LIST_EXAMPLE.page }),
   limit: integerParam("limit", { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }).meta({
     description: "Items per page",
+    example: LIST_EXAMPLE.limit,
   }),
-  public: booleanParam("public").meta({ description: "true: only public blogs; false: only non-public ones" }),
-  from: calendarDateParam("from").meta({ description: "Created on or after this UTC day (YYYY-MM-DD)" }),
-  to: calendarDateParam("to").meta({ description: "Created on or before this UTC day (YYYY-MM-DD)" }),
+  public: booleanParam("public").meta({ description: "true: only public blogs; false: only non-public ones", example: LIST_EXAMPLE.public }),
+  from: calendarDateParam("from").meta({ description: "Created on or after this UTC day (YYYY-MM-DD)", example: LIST_EXAMPLE.day }),
+  to: calendarDateParam("to").meta({ description: "Created on or before this UTC day (YYYY-MM-DD)", example: LIST_EXAMPLE.day }),
   q: z
     .string({ error: "q must be a string" })
     .max(MAX_SEARCH_LENGTH, { error: `q must be at most ${MAX_SEARCH_LENGTH} characters` })
     .meta({
       description: `Search, after trimming: only blogs whose title or slug contains this text, ignoring case (at most ${MAX_SEARCH_LENGTH} characters as sent)`,
+      example: LIST_EXAMPLE.q,
     })
     .optional(),
   cursor: blogCursorParam("cursor").meta({
+    example: LIST_EXAMPLE_CURSOR,
     description:
       "pagination.nextCursor of a previous response: reads the page it leads to by position instead of by offset (same cost at any depth). " +
       "The cursor carries its page number, limit and filters: page, limit, public, from, to and q may be omitted or repeated, but not changed.",
@@ -66,23 +86,36 @@ export const listBlogsInput = z.object({
 
 export const listBlogsOutput = successEnvelope(z.object({ blogs: z.array(blogSchema), pagination: paginationSchema }));
 
+/** Each with an example, which generated clients and contract suites send as the field's value. */
 const writableFields = {
-  ...optionalBlogFields,
-  blogSlug: optionalBlogFields.blogSlug.meta({ description: "Derived from the title when absent on create" }),
-  content: optionalBlogFields.content.meta({ description: "Markdown body" }),
-  isPublic: optionalBlogFields.isPublic.meta({ description: "Defaults to false on create" }),
+  blogSlug: optionalBlogFields.blogSlug.meta({ description: "Derived from the title when absent on create", example: "hello-world" }),
+  description: optionalBlogFields.description.meta({ example: "A first post" }),
+  content: optionalBlogFields.content.meta({ description: "Markdown body", example: "# Hello\n\nThe first post." }),
+  isPublic: optionalBlogFields.isPublic.meta({ description: "Defaults to false on create", example: false }),
+  seoTitle: optionalBlogFields.seoTitle.meta({ example: "Hello world" }),
+  seoDescription: optionalBlogFields.seoDescription.meta({ example: "The first post of this blog" }),
 };
 
 export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
 
-/** Read-only fields may be sent back as read: equal values are ignored, others refused. */
+/**
+ * Read-only fields may be sent back as read: equal values are ignored, others refused. The
+ * document marks them `readOnly`, so generated requests leave them out.
+ */
+const SENT_BACK_AS_READ = "Read-only: may be sent back as read (an equal value is ignored, another refused)";
 const readOnlyFields = {
-  id: z.string({ error: "id must be a string" }).optional().meta({ description: "Read-only" }),
-  createdAt: z.string({ error: "createdAt must be a string" }).optional().meta({ description: "Read-only" }),
-  updatedAt: z.string({ error: "updatedAt must be a string" }).optional().meta({ description: "Read-only" }),
+  id: z.string({ error: "id must be a string" }).optional().meta({ description: SENT_BACK_AS_READ, readOnly: true }),
+  createdAt: z
+    .string({ error: "createdAt must be a string" })
+    .optional()
+    .meta({ description: SENT_BACK_AS_READ, format: "date-time", readOnly: true }),
+  updatedAt: z
+    .string({ error: "updatedAt must be a string" })
+    .optional()
+    .meta({ description: SENT_BACK_AS_READ, format: "date-time", readOnly: true }),
   allowApiAccess: strictBoolean("allowApiAccess")
     .optional()
-    .meta({ description: "Read-only: changed only in the dashboard; true for every blog the API sees" }),
+    .meta({ description: "Read-only: changed only in the dashboard; true for every blog the API sees", readOnly: true }),
 };
 
 export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typeof readOnlyFields)[K]> };
@@ -97,7 +130,7 @@ export function trimmedLengthPattern(min: 0 | 1, max: number): string {
 }
 
 /** The title rule as the document can state it: 1 to 200 characters once surrounding whitespace is trimmed. */
-const TITLE_AFTER_TRIMMING = { description: "1 to 200 characters after trimming", pattern: trimmedLengthPattern(1, 200) };
+const TITLE_AFTER_TRIMMING = { description: "1 to 200 characters after trimming", pattern: trimmedLengthPattern(1, 200), example: "Hello world" };
 
 /** The title as sent: the pipe keeps the document from stating the trimmed title's length rule as the sent one's. */
 const titleAsSent = z.string({ error: "title must be a string" }).pipe(blogFieldSchemas.title);
