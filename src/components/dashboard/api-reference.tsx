@@ -20,6 +20,21 @@ async function fetchOpenApiDocument(): Promise<OpenApiDocument> {
 }
 
 /**
+ * Scalar's copy buttons on code blocks have no accessible name: each gets one as it appears
+ * (a ref callback on the wrapper; the observer stops when React detaches it).
+ */
+function nameCopyButtons(wrapper: HTMLDivElement | null): (() => void) | undefined {
+  if (!wrapper) return undefined;
+  const name = () => {
+    for (const button of wrapper.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])")) button.setAttribute("aria-label", "Copy code");
+  };
+  name();
+  const observer = new MutationObserver(name);
+  observer.observe(wrapper, { childList: true, subtree: true });
+  return () => observer.disconnect();
+}
+
+/**
  * Interactive documentation of /api/v1, from the OpenAPI document this server generates (its
  * `servers` entry is the configured public origin, else a path on this one, so "Try it" calls
  * the real API). Everything comes from npm: no fonts, scripts or proxies are loaded from elsewhere.
@@ -29,7 +44,7 @@ export function ApiReference() {
   if (document.error) return <LoadError what="the API reference" error={document.error} onRetry={() => void document.refetch()} retrying={document.isFetching} />;
   if (!document.data) return <Skeleton className="h-[70vh] w-full" />;
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white" data-testid="api-reference">
+    <div ref={nameCopyButtons} className="api-reference overflow-hidden rounded-lg border border-slate-200 bg-white" data-testid="api-reference">
       <ApiReferenceReact
         configuration={{
           content: document.data,
@@ -41,6 +56,9 @@ export function ApiReference() {
           layout: "modern",
           showDeveloperTools: "never",
           theme: "default",
+          // The dashboard is light; the colours of globals.css are checked for this mode.
+          forceDarkModeState: "light",
+          hideDarkModeToggle: true,
         }}
       />
     </div>

@@ -1,0 +1,81 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { signUp } from "./support";
+
+/**
+ * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
+ * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
+ * (the API reference once Scalar has rendered), the public index and a public blog, and a 404.
+ */
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "laptop", width: 1280, height: 800 },
+];
+
+/** axe's violations on the page as it is now, one line each: rule, impact, help and the elements. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}, ${violation.nodes.length} element(s): ${violation.nodes
+        .slice(0, 5)
+        .map((node) => node.target.join(" "))
+        .join(" | ")}`,
+  );
+}
+
+/** A dashboard change with the page's session, as the browser makes it. */
+async function trpcMutation(page: Page, procedure: string, input: unknown) {
+  const response = await page.request.post(`/api/trpc/${procedure}`, { data: input, headers: { origin: new URL(page.url()).origin } });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data;
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`every page passes axe-core (WCAG 2.2 A and AA) at ${viewport.width}×${viewport.height}`, async ({ browser }) => {
+    test.setTimeout(180_000);
+    const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+    const page = await context.newPage();
+    const found: Record<string, string[]> = {};
+    const scan = async (label: string, ready: () => Promise<void>) => {
+      await ready();
+      const problems = await violations(page);
+      if (problems.length > 0) found[label] = problems;
+    };
+    const visit = (path: string, ready: () => Promise<void> = () => expect(page.locator("main").first()).toBeVisible()) =>
+      scan(path, async () => {
+        await page.goto(path);
+        await ready();
+      });
+
+    await visit("/", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
+    await visit("/sign-in", () => expect(page.getByRole("button", { name: "Sign in" })).toBeVisible());
+    await visit("/sign-up", () => expect(page.getByRole("button", { name: "Create account" })).toBeVisible());
+    await visit("/no-such-handle-here/no-such-blog", () => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible());
+
+    const run = `${viewport.name}-${Date.now().toString(36)}`;
+    const owner = { name: "Axe Owner", handle: `axe-${run}`, email: `axe-${run}@example.test` };
+    await signUp(page, owner);
+    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.", isPublic: true })).data;
+    const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
+
+    await visit("/dashboard", () => expect(page.getByText("Readable by everyone").first()).toBeVisible());
+    await visit("/dashboard/blogs/new", () => expect(page.getByLabel("Title", { exact: true })).toBeVisible());
+    await visit(`/dashboard/blogs/${blog.id}`, () => expect(page.getByLabel("Title", { exact: true })).toHaveValue("Readable by everyone"));
+    await visit("/dashboard/keys", () => expect(page.getByText("axe key").first()).toBeVisible());
+    await visit(`/dashboard/keys/${key.id}`, () => expect(page.getByRole("heading", { name: /axe key/ })).toBeVisible());
+    await visit("/dashboard/webhooks", () => expect(page.getByText("No endpoints yet")).toBeVisible());
+    await visit("/dashboard/usage", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
+    await visit("/dashboard/account", () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible());
+    await visit("/dashboard/api", () => expect(page.getByTestId("api-reference").getByRole("heading", { name: "List blogs" })).toBeVisible({ timeout: 30_000 }));
+    await visit("/dashboard/no-such-page", () => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible());
+    await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
+    await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
+    await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
+
+    await context.close();
+    expect(found).toEqual({});
+  });
+}
