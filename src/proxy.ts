@@ -4,8 +4,8 @@ import { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from 
 
 const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** The signed-in owner's pages and endpoints: their answers are never kept by a cache. */
-const isPrivate = (pathname: string) => ["/dashboard", "/api/auth"].some((prefix) => isUnder(pathname, prefix));
+/** The signed-in owner's pages: their answers are never kept by a cache. */
+const isPrivate = (pathname: string) => isUnder(pathname, "/dashboard");
 
 /**
  * Runs before Next serves any request (docs/security.md): a fresh CSP nonce per request, set on
@@ -28,8 +28,8 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // /api/v1 and /api/trpc set their own headers: /api/v1's handler also serves it without Next,
-  // and a proxy makes Next buffer the request body (up to 10 MB) before /api/trpc's 2 MiB cap
-  // could refuse it. Static files are immutable build output.
-  matcher: ["/((?!api/v1|api/trpc|_next/static|_next/image|favicon.ico).*)"],
+  // /api/v1, /api/trpc and /api/auth set their own headers: /api/v1's handler also serves it
+  // without Next, and a proxy makes Next buffer the request body (up to 10 MB) before /api/trpc's
+  // 2 MiB cap or /api/auth's 64 KiB one could refuse it. Static files are immutable build output.
+  matcher: ["/((?!api/v1|api/trpc|api/auth|_next/static|_next/image|favicon.ico).*)"],
 };

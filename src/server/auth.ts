@@ -19,6 +19,7 @@ import { toApiError } from "~/server/api/errors";
 import { clientIpOfWebRequest } from "~/server/client-ip";
 import { configuredOrigin, requestOrigin } from "~/server/public-origin";
 import { crossOriginRefusal } from "~/server/same-origin-request";
+import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 
@@ -252,6 +253,15 @@ function createAuth() {
  * and the client's address in a header of ours; its 429s say when to retry in the standard header.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
+  const response = await answerAuthRequest(request);
+  // Not behind the proxy (src/proxy.ts), which would buffer the body: the headers are set here
+  // (on a copy: a redirect's own headers cannot be changed).
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+async function answerAuthRequest(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (!AUTH_ENDPOINTS.has(url.pathname.slice(AUTH_BASE_PATH.length))) return authError(404, "NOT_FOUND", "Not found");
   const refusal = crossOriginRefusal(request);
@@ -282,7 +292,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 const AUTH_BASE_PATH = "/api/auth";
 
 function authError(status: number, code: string, message: string): Response {
-  return Response.json({ code, message }, { status, headers: { "Cache-Control": "no-store" } });
+  return Response.json({ code, message }, { status });
 }
 
 /** The request's body, read no further than AUTH_MAX_BODY_BYTES (a larger declared length is not read at all). */

@@ -19,5 +19,6 @@ export function crossOriginRefusal(request: Request): Response | null {
 }
 
 function forbidden(message: string): Response {
-  return Response.json({ success: false, error: { code: "FORBIDDEN", message } }, { status: 403, headers: { "Cache-Control": "no-store" } });
+  // Its caller adds the headers of every answer (no-store among them).
+  return Response.json({ success: false, error: { code: "FORBIDDEN", message } }, { status: 403 });
 }

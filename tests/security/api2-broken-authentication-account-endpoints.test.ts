@@ -10,7 +10,7 @@ import { startProductionServer, type RunningServer } from "../../scripts/lib/nex
 import { AUTH_ATTEMPTS_PER_MINUTE, AUTH_ENDPOINTS, AUTH_MAX_BODY_BYTES, SIGN_IN_BACKOFF, getAuth } from "~/server/auth";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
-import { freshLoopbackAddress, httpRequest, sessionCookie, uniqueEmail, type HttpOptions } from "../support/http-client";
+import { freshLoopbackAddress, httpRequest, postWithoutFinishing, sessionCookie, uniqueEmail, type HttpOptions } from "../support/http-client";
 
 const PASSWORD = "password-123";
 
@@ -171,6 +171,14 @@ describe("display names and bodies", () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await db().user.count({ where: { email: huge.email } })).toBe(0);
+  });
+
+  it("stops reading past 64 KiB: a body declared at 10 MB, or chunked, is answered before the rest is sent", async () => {
+    for (const [sent, declared] of [[128 * 1024, 10 * 1024 * 1024], [1024 * 1024, undefined]] as const) {
+      const answer = await postWithoutFinishing("/api/auth/sign-up/email", {}, sent, declared);
+      expect(answer.status).toBe(413);
+      expect(answer.body.code).toBe("PAYLOAD_TOO_LARGE");
+    }
   });
 });
 

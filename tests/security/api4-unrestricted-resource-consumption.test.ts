@@ -1,8 +1,8 @@
-import { request as httpRequest } from "node:http";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
+import { postWithoutFinishing, type RawAnswer } from "../support/http-client";
 
 /**
  * OWASP API4:2023, Unrestricted Resource Consumption, on the dashboard's /api/trpc (and the blog
@@ -11,42 +11,6 @@ import { signIn, trpc } from "../support/dashboard";
  */
 
 const MiB = 1024 * 1024;
-
-interface RawAnswer {
-  status: number;
-  body: any;
-}
-
-/**
- * A POST to /api/trpc that sends only `sent` bytes of its body and keeps the request open: an
- * answer can only come from a server that stopped reading. Without `declaredLength`, chunked.
- */
-function postWithoutFinishing(path: string, cookie: string, sent: number, declaredLength?: number): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    // The dashboard's own page sends it (src/server/same-origin-request.ts).
-    const headers: Record<string, string> = { "content-type": "application/json", origin: new URL(apiBaseUrl()).origin, cookie };
-    if (declaredLength !== undefined) headers["content-length"] = String(declaredLength);
-    const req = httpRequest(new URL(path, apiBaseUrl()), { method: "POST", headers }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-      });
-    });
-    req.on("error", reject);
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new Error(`no answer within 10 s after ${sent} bytes of the body: the server waits for the rest`));
-    }, 10_000);
-    req.on("close", () => clearTimeout(timer));
-    // The start of a JSON string that never ends.
-    req.write('{"title":"');
-    const chunk = Buffer.alloc(64 * 1024, "a");
-    for (let written = 0; written < sent; written += chunk.length) req.write(chunk);
-  });
-}
 
 function expectPayloadTooLarge(answer: RawAnswer) {
   expect(answer.status).toBe(413);
@@ -61,11 +25,11 @@ describe("request bodies", () => {
   });
 
   it("a declared 3 MiB body is refused with 413 before it is read", async () => {
-    expectPayloadTooLarge(await postWithoutFinishing("/api/trpc/blogs.create", cookie, 64 * 1024, 3 * MiB));
+    expectPayloadTooLarge(await postWithoutFinishing("/api/trpc/blogs.create", { cookie }, 64 * 1024, 3 * MiB));
   });
 
   it("a chunked body is read no further than 2 MiB", async () => {
-    expectPayloadTooLarge(await postWithoutFinishing("/api/trpc/blogs.create", cookie, 2.5 * MiB));
+    expectPayloadTooLarge(await postWithoutFinishing("/api/trpc/blogs.create", { cookie }, 2.5 * MiB));
   });
 
   it("a body within the cap is served", async () => {

@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { randomInt, randomUUID } from "node:crypto";
+import { apiBaseUrl } from "./api";
 
 export interface HttpAnswer {
   status: number;
@@ -60,4 +61,41 @@ export function sessionCookie(answer: HttpAnswer): string {
   const session = (Array.isArray(cookies) ? cookies : [cookies]).find((cookie) => cookie.includes("session_token="));
   if (!session) throw new Error(`no session cookie (status ${answer.status}: ${answer.body})`);
   return session.split(";")[0]!;
+}
+
+export interface RawAnswer {
+  status: number;
+  body: any;
+}
+
+/**
+ * A JSON POST, from the app's own origin, that sends only `sent` bytes of its body and keeps the
+ * request open: an answer can only come from a server that stopped reading. Without
+ * `declaredLength`, chunked.
+ */
+export function postWithoutFinishing(path: string, headers: Record<string, string>, sent: number, declaredLength?: number): Promise<RawAnswer> {
+  const url = new URL(path, apiBaseUrl());
+  return new Promise((resolve, reject) => {
+    const allHeaders: Record<string, string> = { "content-type": "application/json", origin: url.origin, ...headers };
+    if (declaredLength !== undefined) allHeaders["content-length"] = String(declaredLength);
+    const req = request(url, { method: "POST", headers: allHeaders }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+      });
+    });
+    req.on("error", reject);
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within 10 s after ${sent} bytes of the body: the server waits for the rest`));
+    }, 10_000);
+    req.on("close", () => clearTimeout(timer));
+    // The start of a JSON string that never ends.
+    req.write('{"title":"');
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    for (let written = 0; written < sent; written += chunk.length) req.write(chunk);
+  });
 }
