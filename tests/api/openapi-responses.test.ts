@@ -1,7 +1,6 @@
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestAccount, createTestKey, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+import { servedDocument, type ServedDocument } from "../support/served-document";
 
 /**
  * The OpenAPI document as a contract (README, The API): every operation is driven through the
@@ -13,20 +12,17 @@ import { call, createTestAccount, createTestKey, seedBlogs, type ApiResponse, ty
 const DOCUMENT_ID = "https://blogmgr.test/openapi.json";
 const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-used", "ratelimit-policy", "ratelimit"];
 
+let served: ServedDocument;
 let doc: any;
-let ajv: Ajv2020;
 let account: TestAccount;
 
 beforeAll(async () => {
-  doc = (await call("/openapi.json")).body;
-  ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema({ ...doc, $id: DOCUMENT_ID });
+  served = await servedDocument(DOCUMENT_ID);
+  doc = served.doc;
   account = await createTestAccount("free");
 });
 
-const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll("~", "~0").replaceAll("/", "~1")).join("/");
-const resolve = (node: any) => (node?.$ref ? node.$ref.slice(2).split("/").reduce((at: any, part: string) => at[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc) : node);
+const resolve = (node: any) => served.resolve(node);
 
 /** Checks `response` against the document's description of `method template`'s answer with its status. */
 function expectDocumented(method: string, template: string, response: ApiResponse) {
@@ -35,10 +31,8 @@ function expectDocumented(method: string, template: string, response: ApiRespons
   expect(documented, `${label} is not documented`).toBeDefined();
   const content = documented.content?.["application/json"];
   if (content) {
-    const validate = ajv.compile({
-      $ref: `${DOCUMENT_ID}#/${pointer("paths", template, method.toLowerCase(), "responses", String(response.status), "content", "application/json", "schema")}`,
-    });
-    expect(validate(response.body), `${label}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(response.body)}`).toBe(true);
+    const { valid, errors } = served.validateResponse(method, template, response.status, response.body);
+    expect(valid, `${label}: ${errors} in ${JSON.stringify(response.body)}`).toBe(true);
   } else {
     expect(response.body, `${label} has a body the document does not describe`).toBeNull();
   }
@@ -47,7 +41,7 @@ function expectDocumented(method: string, template: string, response: ApiRespons
     if (value === null) continue;
     const schema = resolve(header).schema;
     const parsed = schema.type === "integer" ? Number(value) : value;
-    expect(ajv.validate(schema, parsed), `${label}: header ${name}: ${value}`).toBe(true);
+    expect(served.ajv.validate(schema, parsed), `${label}: header ${name}: ${value}`).toBe(true);
   }
   const undocumented = RATE_LIMIT_HEADERS.filter((name) => response.headers.has(name) && !Object.keys(documented.headers ?? {}).some((h) => h.toLowerCase() === name));
   expect(undocumented, `${label} sends undocumented headers`).toEqual([]);
