@@ -116,7 +116,7 @@ export interface components {
     schemas: {
         Blog: {
             /** @description Unique identifier of the blog */
-            id: string;
+            readonly id: string;
             /** @description Title, 1 to 200 characters */
             title: string;
             /** @description URL-friendly slug, unique per account */
@@ -128,19 +128,19 @@ export interface components {
             /** @description Whether the blog is publicly visible */
             isPublic: boolean;
             /** @description Whether API access is enabled (always true here) */
-            allowApiAccess: boolean;
+            readonly allowApiAccess: boolean;
             seoTitle: string;
             seoDescription: string;
             /**
              * Format: date-time
              * @description Creation time, ISO 8601
              */
-            createdAt: string;
+            readonly createdAt: string;
             /**
              * Format: date-time
              * @description Last update, ISO 8601
              */
-            updatedAt: string;
+            readonly updatedAt: string;
         };
         Pagination: {
             page: number;
@@ -486,20 +486,6 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
-                    readonly id?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly createdAt?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly updatedAt?: string;
-                    /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    readonly allowApiAccess?: boolean;
                 };
             };
         };
@@ -895,20 +881,6 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
-                    readonly id?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly createdAt?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly updatedAt?: string;
-                    /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    readonly allowApiAccess?: boolean;
                 };
             };
         };
@@ -1338,20 +1310,6 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
-                    /** @description Read-only: may be sent back as read (an equal value is ignored, another refused) */
-                    readonly id?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly createdAt?: string;
-                    /**
-                     * Format: date-time
-                     * @description Read-only: may be sent back as read (an equal value is ignored, another refused)
-                     */
-                    readonly updatedAt?: string;
-                    /** @description Read-only: changed only in the dashboard; true for every blog the API sees */
-                    readonly allowApiAccess?: boolean;
                 };
             };
         };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { CLIENT_DIR, typescriptClientFiles } from "../../scripts/lib/typescript-client";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "~/server/api/idempotency";
-import { createBlogInput, listBlogsInput, updateBlogInput } from "~/server/api/routers/blogs/schemas";
+import { createBlogInput, listBlogsInput, READ_ONLY_FIELDS, updateBlogInput, WRITABLE_FIELDS } from "~/server/api/routers/blogs/schemas";
 import { BLOG_CURSOR_MAX_LENGTH, BLOG_CURSOR_PATTERN } from "~/server/blogs/blog-cursor";
 
 /**
@@ -59,16 +59,29 @@ describe("the OpenAPI document", () => {
     expect(disagreements.map((value) => JSON.stringify(value)?.slice(0, 40)), field).toEqual([]);
   }
 
-  it("states every limit the server enforces on a blog's fields, for create and for update", () => {
-    for (const [field, enforced] of Object.entries(createBlogInput.shape)) expectSameRule(`create ${field}`, created.properties[field], enforced);
+  const isWritable = (field: string) => (WRITABLE_FIELDS as readonly string[]).includes(field);
+
+  it("states every limit the server enforces on a blog's writable fields, for create and for update", () => {
+    for (const [field, enforced] of Object.entries(createBlogInput.shape)) {
+      if (isWritable(field)) expectSameRule(`create ${field}`, created.properties[field], enforced);
+    }
     for (const update of updates) {
       for (const [field, enforced] of Object.entries(updateBlogInput.shape)) {
-        if (field !== "blogId") expectSameRule(`update ${field}`, update.properties[field], enforced);
+        if (isWritable(field)) expectSameRule(`update ${field}`, update.properties[field], enforced);
       }
       expect(update.properties.title).toEqual(created.properties.title);
     }
     expect(created.required).toEqual(["title"]);
     expect(created.properties.title.description).toContain("after trimming");
+  });
+
+  it("lists only the writable fields in request bodies; the read-only ones the server checks when sent back are marked in the Blog", () => {
+    expect(Object.keys(createBlogInput.shape).filter((field) => !isWritable(field)).sort()).toEqual([...READ_ONLY_FIELDS].sort());
+    for (const schema of [created, ...updates]) expect(Object.keys(schema.properties).sort()).toEqual([...WRITABLE_FIELDS].sort());
+    const blog = document.components.schemas.Blog.properties;
+    for (const field of READ_ONLY_FIELDS) expect(blog[field].readOnly, field).toBe(true);
+    for (const field of WRITABLE_FIELDS) expect(blog[field].readOnly, field).toBeUndefined();
+    for (const field of ["createdAt", "updatedAt"]) expect(blog[field].format, field).toBe("date-time");
   });
 
   it("states the limits of the list's query parameters and of the Idempotency-Key header", () => {

@@ -226,6 +226,19 @@ const RATE_LIMIT_OPERATION: OperationObject = {
   },
 };
 
+/**
+ * A request body lists what a client writes: the properties its schema marks readOnly (the
+ * server's own, which may be sent back unchanged, docs/api.md) are left out, since generators
+ * (openapi-sampler's defaults, for one) put every listed property in the bodies they build.
+ */
+function withoutReadOnlyProperties(operation: OperationObject): void {
+  const schema = (operation.requestBody as { content?: Record<string, { schema?: SchemaObject }> } | undefined)?.content?.["application/json"]?.schema;
+  const properties = schema?.properties ?? {};
+  const readOnly = Object.keys(properties).filter((name) => (properties[name] as SchemaObject).readOnly);
+  for (const name of readOnly) delete properties[name];
+  if (schema?.required) schema.required = schema.required.filter((name) => !readOnly.includes(name));
+}
+
 /** The component schemas some $ref of the document names: the generator's defaults no response uses are dropped. */
 function referencedSchemas(document: OpenAPIObject, schemas: Record<string, SchemaObject | ReferenceObject>): Record<string, SchemaObject | ReferenceObject> {
   const used = new Set<string>();
@@ -261,7 +274,9 @@ function buildDocument(): OpenAPIObject {
   };
   for (const route of REST_ROUTES) {
     const operation = document.paths?.[route.template]?.[route.method.toLowerCase() as "get"] as Operation | undefined;
-    if (operation) describeOperation(operation, route);
+    if (!operation) continue;
+    describeOperation(operation, route);
+    withoutReadOnlyProperties(operation as OperationObject);
   }
   document.paths = { ...document.paths, [RATE_LIMIT_PATH]: { get: RATE_LIMIT_OPERATION } };
   document.components = {

@@ -9,17 +9,17 @@ import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "
 
 export const blogSchema = z
   .object({
-    id: z.string().meta({ description: "Unique identifier of the blog" }),
+    id: z.string().meta({ description: "Unique identifier of the blog", readOnly: true }),
     title: z.string().meta({ description: "Title, 1 to 200 characters" }),
     blogSlug: z.string().meta({ description: "URL-friendly slug, unique per account" }),
     description: z.string().meta({ description: "Short description" }),
     content: z.string().meta({ description: "Markdown body" }),
     isPublic: z.boolean().meta({ description: "Whether the blog is publicly visible" }),
-    allowApiAccess: z.boolean().meta({ description: "Whether API access is enabled (always true here)" }),
+    allowApiAccess: z.boolean().meta({ description: "Whether API access is enabled (always true here)", readOnly: true }),
     seoTitle: z.string(),
     seoDescription: z.string(),
-    createdAt: z.iso.datetime().meta({ description: "Creation time, ISO 8601" }),
-    updatedAt: z.iso.datetime().meta({ description: "Last update, ISO 8601" }),
+    createdAt: z.iso.datetime().meta({ description: "Creation time, ISO 8601", readOnly: true }),
+    updatedAt: z.iso.datetime().meta({ description: "Last update, ISO 8601", readOnly: true }),
   })
   .meta({ id: "Blog" });
 
@@ -99,8 +99,9 @@ const writableFields = {
 export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
 
 /**
- * Read-only fields may be sent back as read: equal values are ignored, others refused. The
- * document marks them `readOnly`, so generated requests leave them out.
+ * Read-only fields may be sent back as read: equal values are ignored, others refused. Marked
+ * `readOnly`, they are left out of the document's request bodies (../../rest/openapi.ts), so
+ * generated requests never send them.
  */
 const SENT_BACK_AS_READ = "Read-only: may be sent back as read (an equal value is ignored, another refused)";
 const readOnlyFields = {
@@ -117,6 +118,8 @@ const readOnlyFields = {
     .optional()
     .meta({ description: "Read-only: changed only in the dashboard; true for every blog the API sees", readOnly: true }),
 };
+
+export const READ_ONLY_FIELDS = Object.keys(readOnlyFields) as (keyof typeof readOnlyFields)[];
 
 export type ReadOnlyFields = { [K in keyof typeof readOnlyFields]?: z.infer<(typeof readOnlyFields)[K]> };
 
