@@ -82,8 +82,9 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
     );
   }
   if (type === "mutation") await ctx.limitMutation?.();
-  // Every text input (body, query and path alike), before any schema or the database sees it.
-  const unstorable = findUnstorableText(await getRawInput());
+  // Every text input (body, query and path alike), before any schema or the database sees it. An
+  // input tRPC cannot parse is left to the procedure (refused by its input parser, ignored without one).
+  const unstorable = findUnstorableText(await getRawInput().catch(() => undefined));
   if (unstorable) throw new ApiError("INVALID_PARAMETER", `Invalid parameter: ${unstorable.field}`, unstorable.problem, { field: unstorable.field });
   const result = await next({ ctx: { caller } });
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
