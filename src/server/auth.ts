@@ -13,6 +13,7 @@ import { log } from "~/server/log";
 import { getDb } from "~/server/db";
 import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
+import { findUnstorableText } from "~/shared/storable-text";
 import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
 import { toApiError } from "~/server/api/errors";
@@ -166,12 +167,9 @@ function createAuth() {
       // inside it would wait forever on embedded PGlite's single session. The unique index still
       // settles races.
       before: createAuthMiddleware(async (ctx) => {
-        // PostgreSQL stores no NUL: refused by name rather than failing in the database.
-        for (const [field, value] of Object.entries((ctx.body ?? {}) as Record<string, unknown>)) {
-          if (typeof value === "string" && value.includes("\u0000")) {
-            throw new APIError("BAD_REQUEST", { message: `${field} must not contain NUL characters`, code: "INVALID_PARAMETER" });
-          }
-        }
+        // Text PostgreSQL cannot store as sent is refused by field, as on the API (src/shared/storable-text.ts).
+        const unstorable = findUnstorableText(ctx.body);
+        if (unstorable) throw new APIError("BAD_REQUEST", { message: unstorable.problem, code: "INVALID_PARAMETER" });
         if (ctx.path === "/sign-up/email") {
           assertDisplayName(ctx.body?.name);
           await assertHandleAvailable(ctx.body?.handle);

@@ -203,6 +203,7 @@ describe("text PostgreSQL cannot store", () => {
     const cases: [string, Record<string, unknown>, string, boolean][] = [
       ["/update-user", { name: "Ann\u0000" }, "name", true],
       ["/update-user", { image: "https://example.test/\u0000.png" }, "image", true],
+      ["/update-user", { name: "Ann \ud800" }, "name", true],
       ["/update-user", { handle: "ann\u0000" }, "handle", true],
       ["/sign-up/email", { email: uniqueEmail(), password: "pass\u0000word-123", name: "Ann", handle: "ann-nul" }, "password", false],
       ["/sign-up/email", { email: uniqueEmail(), password: PASSWORD, name: "Ann", handle: "ann-nul", callbackURL: "/\u0000" }, "callbackURL", false],
