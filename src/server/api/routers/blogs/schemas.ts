@@ -103,20 +103,12 @@ export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as cons
  * `readOnly`, they are left out of the document's request bodies (../../rest/openapi.ts), so
  * generated requests never send them.
  */
-const SENT_BACK_AS_READ = "Read-only: may be sent back as read (an equal value is ignored, another refused)";
+const READ_ONLY = { readOnly: true } as const;
 const readOnlyFields = {
-  id: z.string({ error: "id must be a string" }).optional().meta({ description: SENT_BACK_AS_READ, readOnly: true }),
-  createdAt: z
-    .string({ error: "createdAt must be a string" })
-    .optional()
-    .meta({ description: SENT_BACK_AS_READ, format: "date-time", readOnly: true }),
-  updatedAt: z
-    .string({ error: "updatedAt must be a string" })
-    .optional()
-    .meta({ description: SENT_BACK_AS_READ, format: "date-time", readOnly: true }),
-  allowApiAccess: strictBoolean("allowApiAccess")
-    .optional()
-    .meta({ description: "Read-only: changed only in the dashboard; true for every blog the API sees", readOnly: true }),
+  id: z.string({ error: "id must be a string" }).optional().meta(READ_ONLY),
+  createdAt: z.string({ error: "createdAt must be a string" }).optional().meta(READ_ONLY),
+  updatedAt: z.string({ error: "updatedAt must be a string" }).optional().meta(READ_ONLY),
+  allowApiAccess: strictBoolean("allowApiAccess").optional().meta(READ_ONLY),
 };
 
 export const READ_ONLY_FIELDS = Object.keys(readOnlyFields) as (keyof typeof readOnlyFields)[];
