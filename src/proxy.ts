@@ -4,8 +4,11 @@ import { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from 
 
 const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** The signed-in owner's pages: their answers are never kept by a cache. */
-const isPrivate = (pathname: string) => isUnder(pathname, "/dashboard");
+/** The signed-in owner's pages and the secret preview links: their answers are never kept by a cache. */
+const isPrivate = (pathname: string) => isUnder(pathname, "/dashboard") || isUnder(pathname, "/preview");
+
+/** A preview (docs/api.md, preview links) is never indexed, and its address (a secret) is never sent as a referrer. */
+const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "no-referrer" } as const;
 
 /**
  * Runs before Next serves any request (docs/security.md): a fresh CSP nonce per request, set on
@@ -23,7 +26,8 @@ export function proxy(request: NextRequest): NextResponse {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
-  for (const [name, value] of Object.entries({ ...SECURITY_HEADERS, ...(isPrivate(pathname) && NO_STORE) })) response.headers.set(name, value);
+  const headers = { ...SECURITY_HEADERS, ...(isPrivate(pathname) && NO_STORE), ...(isUnder(pathname, "/preview") && PREVIEW_HEADERS) };
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }
 

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List blogs
-         * @description The caller's blogs that have API access enabled, newest first. Blogs without API access are never returned. `q` searches: only blogs whose title or slug contains it, ignoring case. Deep pages: pass a response's pagination.nextCursor as `cursor` to read the next page at constant cost.
+         * @description The caller's blogs that have API access enabled, newest first or in the `sort` asked. Blogs without API access are never returned. `status` and `tag` filter (with `public`, every filter must hold). `q` searches: only blogs whose title or slug contains it, ignoring case. Deep pages: pass a response's pagination.nextCursor as `cursor` to read the next page at constant cost.
          */
         get: operations["blogs-list"];
         put?: never;
@@ -35,7 +35,7 @@ export interface paths {
         get: operations["blogs-get"];
         /**
          * Update a blog
-         * @description Partial update: only the fields sent change, and updatedAt advances. Read-only fields (id, createdAt, updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
+         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
          */
         put: operations["blogs-update"];
         post?: never;
@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Update a blog (same as PUT)
-         * @description Partial update: only the fields sent change, and updatedAt advances. Read-only fields (id, createdAt, updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
+         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
          */
         patch: operations["blogs-patch"];
         trace?: never;
@@ -70,6 +70,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/blogs/{blogId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a blog's revisions
+         * @description Every change to the title, description, content, SEO fields or tags stores a revision (the newest 100 are kept), newest first. Items leave out the long text fields: get one revision for them.
+         */
+        get: operations["blogs-revisions-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blogs/{blogId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a revision */
+        get: operations["blogs-revisions-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blogs/{blogId}/revisions/{revisionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a revision
+         * @description Writes the revision's title, description, content, SEO fields and tags back to the blog as a new change, recorded as a revision by restore. With If-Match, only if the blog's ETag is still the one given (else 412).
+         */
+        post: operations["blogs-revisions-restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analytics": {
         parameters: {
             query?: never;
@@ -82,6 +139,26 @@ export interface paths {
          * @description Requests made with every API key of the caller's account, per UTC day, per key and per endpoint, with their outcome (2xx, 4xx, 5xx, 429; requests that failed authentication are not counted). Without `from` and `to`: the last 30 days ending today (UTC). Only `to`: the 30 days ending on `to`. Only `from`: from `from` through today. Both bounds are inclusive; `from` after `to`, or a range of more than 366 days, is 400 INVALID_PARAMETER. Every earlier request is included; this request is counted after it is answered.
          */
         get: operations["analytics-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description The tags on the caller's blogs with API access, with how many blogs carry each, most used first.
+         */
+        get: operations["tags-list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -131,6 +208,17 @@ export interface components {
             readonly allowApiAccess: boolean;
             seoTitle: string;
             seoDescription: string;
+            /** @description Tags as written, at most 10; matched by their slug, ignoring case and punctuation */
+            tags: string[];
+            /**
+             * @description published: public now; scheduled: not public, publishAt set; draft: neither
+             * @enum {string}
+             */
+            readonly status: "draft" | "scheduled" | "published";
+            /** @description When the blog becomes public, ISO 8601; null when not scheduled */
+            publishAt: string | null;
+            /** @description When the blog first became public, ISO 8601 (kept when unpublished); null if it never was */
+            readonly publishedAt: string | null;
             /**
              * Format: date-time
              * @description Creation time, ISO 8601
@@ -151,6 +239,57 @@ export interface components {
             hasPrev: boolean;
             /** @description Opaque cursor of the next page (null when hasNext is false): send it as `cursor` to read that page at the same cost at any depth */
             nextCursor: string | null;
+        };
+        RevisionSummary: {
+            id: string;
+            blogId: string;
+            /**
+             * Format: date-time
+             * @description When the change was made, ISO 8601
+             */
+            createdAt: string;
+            /**
+             * @description What made the change: the owner (dashboard), an API key, the CLI import, a restore, or a write to the database from outside the app
+             * @enum {string}
+             */
+            changedBy: "owner" | "api_key" | "cli" | "restore" | "database";
+            /** @description The API key's name when changedBy is api_key */
+            apiKeyName: string | null;
+            /** @description The fields that differ from the previous revision (all of them for the first) */
+            changedFields: string[];
+            title: string;
+        };
+        PagePagination: {
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+            hasNext: boolean;
+            hasPrev: boolean;
+        };
+        Revision: {
+            id: string;
+            blogId: string;
+            /**
+             * Format: date-time
+             * @description When the change was made, ISO 8601
+             */
+            createdAt: string;
+            /**
+             * @description What made the change: the owner (dashboard), an API key, the CLI import, a restore, or a write to the database from outside the app
+             * @enum {string}
+             */
+            changedBy: "owner" | "api_key" | "cli" | "restore" | "database";
+            /** @description The API key's name when changedBy is api_key */
+            apiKeyName: string | null;
+            /** @description The fields that differ from the previous revision (all of them for the first) */
+            changedFields: string[];
+            title: string;
+            description: string;
+            content: string;
+            seoTitle: string;
+            seoDescription: string;
+            tags: string[];
         };
         /** @description API usage of the caller's account (all of its keys) over whole UTC days */
         Analytics: {
@@ -221,6 +360,14 @@ export interface components {
                 requests: number;
             }[];
         };
+        Tag: {
+            /** @description The tag's slug: what ?tag= and the public tag pages match */
+            slug: string;
+            /** @description As written on the most recently updated blog carrying it */
+            name: string;
+            /** @description Blogs carrying it */
+            count: number;
+        };
         ErrorEnvelope: {
             /** @constant */
             success: false;
@@ -281,6 +428,9 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 public?: boolean;
+                status?: "draft" | "scheduled" | "published";
+                sort?: "createdAt" | "-createdAt" | "publishedAt" | "-publishedAt" | "updatedAt" | "-updatedAt" | "title" | "-title";
+                tag?: string;
                 from?: string;
                 to?: string;
                 q?: string;
@@ -486,6 +636,19 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
+                    /**
+                     * @description At most 10, each 1 to 50 characters after trimming; one spelling kept per slug
+                     * @example [
+                     *       "Next.js",
+                     *       "Databases"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * @description A future moment (ISO 8601 with a time zone) at which the blog becomes public; null cancels. Setting isPublic true clears it; on a public blog send isPublic false with it.
+                     * @example 2099-01-01T09:00:00Z
+                     */
+                    publishAt?: string | null;
                 };
             };
         };
@@ -881,6 +1044,19 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
+                    /**
+                     * @description At most 10, each 1 to 50 characters after trimming; one spelling kept per slug
+                     * @example [
+                     *       "Next.js",
+                     *       "Databases"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * @description A future moment (ISO 8601 with a time zone) at which the blog becomes public; null cancels. Setting isPublic true clears it; on a public blog send isPublic false with it.
+                     * @example 2099-01-01T09:00:00Z
+                     */
+                    publishAt?: string | null;
                 };
             };
         };
@@ -1310,6 +1486,19 @@ export interface operations {
                     seoTitle?: string;
                     /** @example The first post of this blog */
                     seoDescription?: string;
+                    /**
+                     * @description At most 10, each 1 to 50 characters after trimming; one spelling kept per slug
+                     * @example [
+                     *       "Next.js",
+                     *       "Databases"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * @description A future moment (ISO 8601 with a time zone) at which the blog becomes public; null cancels. Setting isPublic true clears it; on a public blog send isPublic false with it.
+                     * @example 2099-01-01T09:00:00Z
+                     */
+                    publishAt?: string | null;
                 };
             };
         };
@@ -1692,6 +1881,523 @@ export interface operations {
             };
         };
     };
+    "blogs-revisions-list": {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description An ETag from an earlier response: 304 Not Modified when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The blog's id */
+                blogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            revisions: components["schemas"]["RevisionSummary"][];
+                            pagination: components["schemas"]["PagePagination"];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the If-None-Match ETag still matches */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_PARAMETER */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description MISSING_API_KEY or INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "blogs-revisions-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response: 304 Not Modified when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The blog's id */
+                blogId: string;
+                /** @description The revision's id */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            revision: components["schemas"]["Revision"];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the If-None-Match ETag still matches */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description MISSING_API_KEY or INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "blogs-revisions-restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description The blog's id */
+                blogId: string;
+                /** @description The revision's id */
+                revisionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The blog, restored */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            blog: components["schemas"]["Blog"];
+                        };
+                    };
+                };
+            };
+            /** @description MISSING_API_KEY or INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PRECONDITION_FAILED */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "analytics-get": {
         parameters: {
             query?: {
@@ -1758,6 +2464,151 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+            /** @description MISSING_API_KEY or INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "tags-list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response: 304 Not Modified when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            tags: components["schemas"]["Tag"][];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the If-None-Match ETag still matches */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description MISSING_API_KEY or INVALID_API_KEY */
             401: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tagsSchema } from "./tags";
 
 /** Slugs: lowercase letters and digits in groups joined by single hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -26,7 +27,21 @@ export const blogFieldSchemas = {
   seoDescription: maxLengthString("seoDescription", 500),
   content: maxLengthString("content", 500_000),
   isPublic: strictBoolean("isPublic"),
+  tags: tagsSchema,
+  publishAt: publishAtSchema(),
 };
+
+/**
+ * When a blog becomes public: an ISO 8601 date-time with `Z` or an offset, strictly in the
+ * future when sent (docs/api.md, publishing); null cancels.
+ */
+function publishAtSchema() {
+  return z.iso
+    .datetime({ offset: true, error: "publishAt must be an ISO 8601 date-time with a time zone (e.g. 2026-12-01T09:00:00Z) or null" })
+    .transform((value) => new Date(value))
+    .refine((moment) => moment.getTime() > Date.now(), { error: "publishAt must be in the future (to publish now, send isPublic: true)" })
+    .nullable();
+}
 
 /**
  * A boolean that only accepts true and false. trpc-to-openapi switches plain z.boolean() input
@@ -84,4 +99,6 @@ export const optionalBlogFields = {
   isPublic: blogFieldSchemas.isPublic.optional(),
   seoTitle: blogFieldSchemas.seoTitle.optional(),
   seoDescription: blogFieldSchemas.seoDescription.optional(),
+  tags: blogFieldSchemas.tags.optional(),
+  publishAt: blogFieldSchemas.publishAt.optional(),
 };

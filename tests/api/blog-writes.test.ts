@@ -162,7 +162,8 @@ describe("PUT and PATCH /api/v1/blogs/{id}", () => {
     const blog = expectSuccess(await post({ title: "Original", description: "keep me", isPublic: false }), 201).blog;
     await new Promise((r) => setTimeout(r, 5));
     const updated = expectSuccess(await update(blog.id, { title: "Renamed", isPublic: true })).blog;
-    expect(updated).toMatchObject({ ...blog, title: "Renamed", isPublic: true, updatedAt: updated.updatedAt });
+    // Published by this write: at its time.
+    expect(updated).toMatchObject({ ...blog, title: "Renamed", isPublic: true, status: "published", publishedAt: updated.updatedAt, updatedAt: updated.updatedAt });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(blog.updatedAt));
     const patched = expectSuccess(await update(blog.id, { seoTitle: "SEO" }, "PATCH")).blog;
     expect(patched).toMatchObject({ title: "Renamed", description: "keep me", seoTitle: "SEO" });
@@ -261,6 +262,7 @@ describe("blogs brought in by the CLI import", () => {
     };
     await importBlogs(db(), { accountId: account.id, blogs: [entry] });
     const blog = expectSuccess(await call("/blogs/slug/imported", { key: account.key })).blog;
-    expect(blog).toEqual({ ...entry, id: blog.id });
+    // A public blog without publishedAt was published when it was created.
+    expect(blog).toEqual({ ...entry, id: blog.id, tags: [], status: "published", publishAt: null, publishedAt: entry.createdAt });
   });
 });

@@ -11,7 +11,7 @@ import { PROCEDURES } from "../support/dashboard";
  */
 const keyCaller = {
   kind: "apiKey" as const,
-  key: { id: "key", accountId: "account", plan: "free" as const, permissions: [...PERMISSIONS], lastUsedAt: null },
+  key: { id: "key", name: "key", accountId: "account", plan: "free" as const, permissions: [...PERMISSIONS], lastUsedAt: null },
 };
 
 function callerContext() {
@@ -29,6 +29,9 @@ const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
     expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "blogs.previews.create",
+      "blogs.previews.list",
+      "blogs.previews.revoke",
       "keys.activity",
       "keys.create",
       "keys.deactivate",
@@ -51,9 +54,9 @@ describe("a key caller", () => {
   });
 
   it.each(OWNER_ONLY.map((p) => p.path))("is refused %s, holding every permission", async (path) => {
-    const caller = appRouter.createCaller(callerContext()) as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>;
-    const [router, name] = path.split(".") as [string, string];
-    await expect(caller[router]![name]!({ id: "x", name: "k", permissions: ["read:blogs"] })).rejects.toMatchObject({
+    // The procedure at its dotted path in the caller (routers nest: blogs.previews.create).
+    const call = path.split(".").reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], appRouter.createCaller(callerContext()));
+    await expect((call as (input: unknown) => Promise<unknown>)({ id: "x", blogId: "x", name: "k", permissions: ["read:blogs"] })).rejects.toMatchObject({
       code: "FORBIDDEN",
       apiCode: "INSUFFICIENT_PERMISSIONS",
     });

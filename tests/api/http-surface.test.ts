@@ -81,7 +81,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["ApiKeyHeader", "ApiKeyQuery", "BearerAuth"]);
     const list = doc.paths["/blogs"].get;
     const queryParameters = list.parameters.filter((p: { in?: string }) => p.in === "query");
-    expect(queryParameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "q", "to"]);
+    expect(queryParameters.map((p: { name: string }) => p.name).sort()).toEqual(["cursor", "from", "limit", "page", "public", "q", "sort", "status", "tag", "to"]);
     // Besides the query, a GET takes the conditional request header (README, The API).
     expect(list.parameters).toContainEqual({ $ref: "#/components/parameters/IfNoneMatch" });
     expect(doc.components.schemas.Pagination.required).toContain("nextCursor");

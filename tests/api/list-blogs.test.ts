@@ -45,9 +45,12 @@ describe("GET /api/v1/blogs", () => {
   it("shows each blog with exactly the documented fields, strings never null", async () => {
     const [blog] = expectSuccess(await list("?limit=1")).blogs;
     expect(Object.keys(blog).sort()).toEqual(
-      ["allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "seoDescription", "seoTitle", "title", "updatedAt"].sort(),
+      [
+        "allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
+        "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
+      ].sort(),
     );
-    expect(blog).toMatchObject({ title: "Visible 22", allowApiAccess: true, description: "", content: "", seoTitle: "", seoDescription: "" });
+    expect(blog).toMatchObject({ title: "Visible 22", allowApiAccess: true, description: "", content: "", seoTitle: "", seoDescription: "", tags: [] });
     expect(new Date(blog.createdAt).toISOString()).toBe(blog.createdAt);
   });
 

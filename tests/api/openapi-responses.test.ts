@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestAccount, createTestKey, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+import { call, createTestAccount, createTestKey, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
 import { servedDocument, type ServedDocument } from "../support/served-document";
 
 /**
@@ -52,6 +52,7 @@ const json = { "content-type": "application/json" };
 describe("every operation answers as the OpenAPI document describes", () => {
   it("documents every operation's successes, with the rate-limit headers they carry", async () => {
     const [blogId] = await seedBlogs(account.id, [{ title: "Contract", blogSlug: "contract" }]);
+    const revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
     const requests: [string, string, string, { body?: string; headers?: Record<string, string> }?][] = [
       ["GET", "/blogs", "/blogs?limit=5"],
       ["GET", "/blogs/{blogId}", `/blogs/${blogId}`],
@@ -62,6 +63,10 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["PATCH", "/blogs/{blogId}", `/blogs/${blogId}`, { body: JSON.stringify({ seoTitle: "patched" }), headers: json }],
       ["GET", "/analytics", "/analytics"],
       ["GET", "/rate_limit", "/rate_limit"],
+      ["GET", "/tags", "/tags"],
+      ["GET", "/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
+      ["GET", "/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
+      ["POST", "/blogs/{blogId}/revisions/{revisionId}/restore", `/blogs/${blogId}/revisions/${revisionId}/restore`],
       ["DELETE", "/blogs/{blogId}", `/blogs/${blogId}`],
     ];
     const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
@@ -101,10 +106,14 @@ describe("every operation answers as the OpenAPI document describes", () => {
   it("documents the conditional answers: 304 to a GET whose ETag still matches, 412 to a change whose If-Match no longer does", async () => {
     const own = await createTestAccount("free");
     const [blogId] = await seedBlogs(own.id, [{ title: "Conditional", blogSlug: "conditional" }]);
+    const revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
     const reads: [string, string][] = [
       ["/blogs", "/blogs?limit=5"],
       ["/blogs/{blogId}", `/blogs/${blogId}`],
       ["/blogs/slug/{blogSlug}", "/blogs/slug/conditional"],
+      ["/tags", "/tags"],
+      ["/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
+      ["/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
       // A past range: today's range changes with every request, this one among them.
       ["/analytics", "/analytics?from=2025-01-01&to=2025-01-31"],
     ];
@@ -123,5 +132,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       expect(refused.status, method).toBe(412);
       expectDocumented(method, "/blogs/{blogId}", refused);
     }
+    const restore = await call(`/blogs/${blogId}/revisions/${revisionId}/restore`, { key: own.key, method: "POST", headers: { "if-match": '"stale"' } });
+    expect(restore.status).toBe(412);
+    expectDocumented("POST", "/blogs/{blogId}/revisions/{revisionId}/restore", restore);
   });
 });

@@ -14,9 +14,9 @@ describe("prisma/migrations and schema.prisma", () => {
 
   it("would be caught drifting apart", async () => {
     const schema = await readFile(SCHEMA_PATH, "utf8");
-    const drifted = schema.replace("model Blog {", "model Blog {\n  tags String[]");
+    const drifted = schema.replace("model Blog {", "model Blog {\n  subtitles String[]");
     expect(drifted).not.toBe(schema);
-    expect(await diffMigrationsToSchema(drifted)).toMatch(/ALTER TABLE "blog" ADD COLUMN\s+"tags" TEXT\[\]/);
+    expect(await diffMigrationsToSchema(drifted)).toMatch(/ALTER TABLE "blog" ADD COLUMN\s+"subtitles" TEXT\[\]/);
   });
 });
 

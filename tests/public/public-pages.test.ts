@@ -76,10 +76,10 @@ describe("a change is on the public pages at the next request", () => {
     const ownerScope = { accountId: account.id, apiAccessOnly: false };
     await cachedPageShows(path, "Dashboard before");
 
-    await updateBlog(db(), ownerScope, blog.id, { content: "Dashboard after" });
+    await updateBlog(db(), ownerScope, blog.id, { content: "Dashboard after" }, { source: { by: "owner" } });
     expect((await page(path)).main).toContain("Dashboard after");
 
-    await updateBlog(db(), ownerScope, blog.id, { isPublic: false });
+    await updateBlog(db(), ownerScope, blog.id, { isPublic: false }, { source: { by: "owner" } });
     expect((await page(path)).status).toBe(404);
     expect((await page(`/${account.handle}`)).main).not.toContain("Dash Post");
   });

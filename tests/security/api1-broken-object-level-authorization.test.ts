@@ -25,10 +25,13 @@ let annKeyId: string;
 let bobSameSlugBlog: string;
 let annEndpointId: string;
 let annDeliveryId: string;
+let annRevision: string;
+let annPreviewLink: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
 const HIDDEN_SLUG = "ann-hidden-slug";
+const ANN_ONLY_TAG = "Ann only tag";
 
 beforeAll(async () => {
   [ann, bob] = await Promise.all([createTestAccount("pro"), createTestAccount("free")]);
@@ -41,6 +44,9 @@ beforeAll(async () => {
   annBlog = annBlogs[1]!;
   annHidden = (await seedBlogs(ann.id, [{ title: "Ann's hidden draft", blogSlug: HIDDEN_SLUG, allowApiAccess: false, isPublic: true }]))[0]!;
   bobSameSlugBlog = (await seedBlogs(bob.id, [{ title: "Bob's shared slug", blogSlug: SHARED_SLUG }]))[0]!;
+  await db().blog.update({ where: { id: annBlog }, data: { tags: [ANN_ONLY_TAG] } });
+  annRevision = (await db().blogRevision.findFirstOrThrow({ where: { blogId: annBlog }, select: { id: true } })).id;
+  annPreviewLink = (await db().previewLink.create({ data: { blogId: annBlog, tokenHash: `api1-${ann.id}`, expiresAt: new Date(Date.now() + 3_600_000) } })).id;
   annKeyId = (await db().apiKey.findFirstOrThrow({ where: { userId: ann.id }, select: { id: true } })).id;
   // An endpoint no change of this test notifies, with one delivery that is never queued.
   annEndpointId = (await createWebhookEndpoint(db(), { accountId: ann.id, url: "http://127.0.0.1:9/hooks", eventTypes: ["api_key.expiring"] })).id;
@@ -132,6 +138,22 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     for (const row of data.byKey) expect(bobKeyIds).toContain(row.keyId);
     expect(JSON.stringify(data)).not.toContain(annKeyId);
   },
+  "GET /blogs/{blogId}/revisions": async () => {
+    for (const id of [annBlog, annHidden]) expectNotFound(await call(`/blogs/${id}/revisions`, { key: bob.key }));
+  },
+  "GET /blogs/{blogId}/revisions/{revisionId}": async () => {
+    // Neither through Ann's blog nor through Bob's own.
+    for (const id of [annBlog, bobSameSlugBlog]) expectNotFound(await call(`/blogs/${id}/revisions/${annRevision}`, { key: bob.key }));
+  },
+  "POST /blogs/{blogId}/revisions/{revisionId}/restore": async () => {
+    for (const id of [annBlog, bobSameSlugBlog]) {
+      expectNotFound(await call(`/blogs/${id}/revisions/${annRevision}/restore`, { key: bob.key, method: "POST" }));
+    }
+  },
+  "GET /tags": async () => {
+    expect(expectSuccess(await call("/tags", { key: ann.key })).tags.map((t: { name: string }) => t.name)).toContain(ANN_ONLY_TAG);
+    expect(JSON.stringify(expectSuccess(await call("/tags", { key: bob.key })))).not.toContain(ANN_ONLY_TAG);
+  },
   "GET /rate_limit": async () => {
     // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
     const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
@@ -160,6 +182,18 @@ describe("REST (/api/v1) with another account's key", () => {
 
 /** A dashboard procedure called with Bob's session on Ann's objects, or scoped to Bob when it names none. */
 const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
+  "blogs.previews.create": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.create", { blogId }));
+  },
+  "blogs.previews.list": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.list", { blogId }));
+  },
+  "blogs.previews.revoke": async () => {
+    // Neither through Ann's blog nor through Bob's own.
+    for (const blogId of [annBlog, bobSameSlugBlog]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.revoke", { blogId, previewId: annPreviewLink }));
+    }
+  },
   "keys.list": async () => {
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
     expect(keys.length).toBeGreaterThan(0);
@@ -241,6 +275,17 @@ const SESSION_BLOG_CASES: Record<string, () => Promise<void>> = {
   },
   "blogs.delete": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.delete", { blogId }));
+  },
+  "blogs.revisions.list": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.revisions.list", { blogId }));
+  },
+  "blogs.revisions.get": async () => {
+    for (const blogId of [annBlog, bobSameSlugBlog]) expectTrpcNotFound(await trpc(bobCookie, "blogs.revisions.get", { blogId, revisionId: annRevision }));
+  },
+  "blogs.revisions.restore": async () => {
+    for (const blogId of [annBlog, bobSameSlugBlog]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.revisions.restore", { blogId, revisionId: annRevision }));
+    }
   },
 };
 

@@ -13,7 +13,10 @@ import { authPost, signIn, trpc } from "../support/dashboard";
  */
 
 /** The documented blog object (README, The API): its ten fields plus content. */
-const BLOG_FIELDS = ["allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "seoDescription", "seoTitle", "title", "updatedAt"];
+const BLOG_FIELDS = [
+  "allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
+  "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
+];
 /** What the dashboard shows of a key. */
 const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
 const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess"] as const;

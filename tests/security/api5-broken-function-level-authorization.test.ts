@@ -26,6 +26,10 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "PATCH /blogs/{blogId}": "write:blogs",
   "DELETE /blogs/{blogId}": "delete:blogs",
   "GET /analytics": "read:analytics",
+  "GET /blogs/{blogId}/revisions": "read:blogs",
+  "GET /blogs/{blogId}/revisions/{revisionId}": "read:blogs",
+  "POST /blogs/{blogId}/revisions/{revisionId}/restore": "write:blogs",
+  "GET /tags": "read:blogs",
 };
 
 let owner: TestAccount;
@@ -33,6 +37,7 @@ let cookie: string;
 let blogId: string;
 let hiddenId: string;
 let keyId: string;
+let revisionId: string;
 
 const json = { "content-type": "application/json" };
 
@@ -41,6 +46,7 @@ beforeAll(async () => {
   cookie = await signIn(owner);
   [blogId = "", hiddenId = ""] = await seedBlogs(owner.id, [{ title: "Visible", blogSlug: "visible" }, { title: "Hidden", allowApiAccess: false }]);
   keyId = (await db().apiKey.findFirstOrThrow({ where: { userId: owner.id }, select: { id: true } })).id;
+  revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
 });
 
 /** Runs `attempt` and checks that the owner's stored objects did not change: a refusal changes nothing. */
@@ -48,7 +54,7 @@ const changesNothing = (attempt: () => Promise<void>) => expectUnchanged(owner.i
 
 /** A request that would succeed on `template` with the right credentials. */
 function requestOf(method: string, template: string) {
-  const path = template.replace("{blogId}", blogId).replace("{blogSlug}", "visible");
+  const path = template.replace("{blogId}", blogId).replace("{blogSlug}", "visible").replace("{revisionId}", revisionId);
   const body = method === "POST" || method === "PUT" || method === "PATCH" ? JSON.stringify({ title: "Changed" }) : undefined;
   return { path, method, headers: json, body };
 }
@@ -113,7 +119,7 @@ describe("a dashboard session and the API", () => {
     expect(API_KEY_PROCEDURES.length).toBe(keyedRoutes.length);
     await changesNothing(async () => {
       for (const procedure of API_KEY_PROCEDURES) {
-        const answer = await trpc(null, procedure.path, { blogId, blogSlug: "visible", title: "Via tRPC" }, { headers: { "x-api-key": owner.key } });
+        const answer = await trpc(null, procedure.path, { blogId, blogSlug: "visible", revisionId, title: "Via tRPC" }, { headers: { "x-api-key": owner.key } });
         expect(answer.status, `${procedure.path}: ${JSON.stringify(answer.body)}`).toBe(401);
         expect(answer.body.error.data.code).toBe("UNAUTHORIZED");
       }

@@ -76,6 +76,8 @@ export interface CallOptions {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Another server than the one under test (a test's own). */
+  baseUrl?: string;
 }
 
 export interface ApiResponse {
@@ -88,7 +90,7 @@ export interface ApiResponse {
 
 /** One real HTTP request to the server under test. */
 export async function call(path: string, options: CallOptions = {}): Promise<ApiResponse> {
-  const url = new URL(`/api/v1${path}`, apiBaseUrl());
+  const url = new URL(`/api/v1${path}`, options.baseUrl ?? apiBaseUrl());
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) {
     if (options.via === "bearer") headers.authorization = `Bearer ${options.key}`;

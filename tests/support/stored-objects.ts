@@ -5,7 +5,12 @@ import { db } from "./api";
 export async function storedObjectsOf(accountId: string) {
   const [user, blogs, keys, webhookEndpoints] = await Promise.all([
     db().user.findUniqueOrThrow({ where: { id: accountId } }),
-    db().blog.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
+    // With their history and preview links: a refused restore or revoke changes neither.
+    db().blog.findMany({
+      where: { userId: accountId },
+      orderBy: { id: "asc" },
+      include: { revisions: { orderBy: { seq: "asc" } }, previewLinks: { orderBy: { id: "asc" } } },
+    }),
     db().apiKey.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
     db().webhookEndpoint.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, include: { deliveries: { orderBy: { id: "asc" } } } }),
   ]);

@@ -27,11 +27,39 @@ describe("the list statement (docs/api.md, listing rules)", () => {
     expect(deep.values).toEqual([accountId, 10, 990]);
     expect(deep.text).toContain(`(SELECT "id" FROM "blog" WHERE "userId" = $1 AND "allowApiAccess" ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3) AS ids`);
 
-    const after = { createdAt: new Date("2026-05-01T10:00:00.000Z"), id: "blog-9" };
+    const after = { key: "2026-05-01T10:00:00.000Z", id: "blog-9" };
     const keyset = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, after });
-    expect(keyset.values).toEqual([accountId, "2026-05-01T10:00:00.000Z", "blog-9", 10]);
-    expect(keyset.text).toContain(`("createdAt", "id") < ($2::timestamptz, $3)`);
+    expect(keyset.values).toEqual([accountId, 10, "blog-9", "2026-05-01T10:00:00.000Z"]);
+    expect(keyset.text).toContain(`("createdAt", "id") < ($4::timestamptz, $3)`);
     expect(keyset.text).not.toContain("OFFSET");
+  });
+
+  it("orders by the sort asked, ties by id the same way, read from the index forwards or backwards", () => {
+    const byTitle = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, sort: { column: "title", descending: false } });
+    expect(byTitle.text).toContain(`ORDER BY "title" ASC, "id" ASC LIMIT $2`);
+    const after = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, sort: { column: "title", descending: true }, after: { key: "M", id: "b" } });
+    expect(after.text).toContain(`("title", "id") < ($4, $3)`);
+  });
+
+  it("reads a nullable sort column past its nulls as a second range of the index", () => {
+    const publishedAt = { column: "publishedAt" as const, descending: false };
+    const pastValue = listBlogsSql({ apiAccessOnly: true, accountId, limit: 5, offset: 0, sort: publishedAt, after: { key: "2026-05-01T10:00:00.000Z", id: "b" } });
+    expect(pastValue.text).toContain(`("publishedAt", "id") > ($4::timestamptz, $3)`);
+    expect(pastValue.text).toContain(`UNION ALL`);
+    expect(pastValue.text).toContain(`"publishedAt" IS NULL ORDER BY`);
+    const pastNullDescending = listBlogsSql({ apiAccessOnly: true, accountId, limit: 5, offset: 0, sort: { ...publishedAt, descending: true }, after: { key: null, id: "b" } });
+    expect(pastNullDescending.text).toContain(`"publishedAt" IS NULL AND "id" < $3`);
+    expect(pastNullDescending.text).toContain(`"publishedAt" IS NOT NULL ORDER BY`);
+  });
+
+  it("filters by status and tag, counting a status from the per-day counters", () => {
+    const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, isPublic: false, status: "scheduled", tagSlug: "next-js" });
+    expect(values).toEqual([accountId, false, "scheduled", "next-js", 10]);
+    expect(text).toContain(`"status" = $3::"BlogStatus" AND "tagSlugs" @> ARRAY[$4]::text[]`);
+    // A tag filter has no counter: the matching blogs are counted.
+    expect(text).toContain(`SELECT count(*)::int AS "total" FROM "blog"`);
+    const counted = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, isPublic: false, status: "draft" }).text;
+    expect(counted).toContain(`FROM "blog_day_count" WHERE "userId" = $1 AND "status" <> 'published' AND "status" = $3::"BlogStatus"`);
   });
 
   it("never puts a value into the text", () => {

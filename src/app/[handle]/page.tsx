@@ -67,7 +67,7 @@ export default async function PublicIndexPage(props: Params) {
                 </Link>
               </h2>
               {blog.description && <p className="mt-1 text-sm wrap-anywhere text-slate-600">{blog.description}</p>}
-              <p className="mt-2 text-xs text-slate-500">{formatDate(blog.createdAt.toISOString())}</p>
+              <p className="mt-2 text-xs text-slate-500">{formatDate(blog.publishedAt.toISOString())}</p>
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { BLOG_CURSOR_MAX_LENGTH, BLOG_CURSOR_PATTERN, decodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { parseCalendarDate } from "~/shared/calendar-date";
+import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
 
 /**
  * Query parameters arrive as strings. These schemas parse them strictly (no "1e1", no " 5") and
@@ -51,6 +52,29 @@ export function booleanParam(name: string) {
       return z.NEVER;
     })
     .meta({ override: { type: "boolean" } });
+}
+
+/** One of `values`, exactly as written (optional at the call, after its meta, which the document keeps only there). */
+export function enumParam<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return z.enum(values, { error: `${name} must be one of: ${values.join(", ")}` });
+}
+
+/** A tag as its slug or as written (docs/api.md, tags): given as its slug. */
+export function tagParam(name: string) {
+  const rule = `${name} must be a tag of 1 to ${TAG_MAX_LENGTH} characters with a letter a-z or a digit 0-9`;
+  return z
+    .string({ error: rule })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const slug = tagSlug(value);
+      if (value.trim().length > TAG_MAX_LENGTH || slug === "") {
+        ctx.addIssue({ code: "custom", message: rule });
+        return z.NEVER;
+      }
+      return slug;
+    })
+    .meta({ override: { type: "string", maxLength: TAG_MAX_LENGTH } });
 }
 
 export function calendarDateParam(name: string) {

@@ -2,6 +2,7 @@ import "server-only";
 import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { keysRouter } from "./routers/keys";
+import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
@@ -11,6 +12,7 @@ export const appRouter = createTRPCRouter({
   blogs: blogsRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
+  tags: tagsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
 });

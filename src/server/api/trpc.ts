@@ -39,10 +39,10 @@ export type Context = ReturnType<typeof createTRPCContext>;
 
 /**
  * Procedure metadata: the permission a key needs (none: the owner's alone), the OpenAPI operation
- * (only for the API's operations), the status of its success when not 200, and the API error codes
- * it can answer with beyond the common ones.
+ * (only for the API's operations), the status of its success when not 200, the API error codes
+ * it can answer with beyond the common ones, and whether it honours Idempotency-Key.
  */
-export type Meta = OpenApiMeta<{ permission?: Permission; successStatus?: number; errors?: ApiErrorCode[] }>;
+export type Meta = OpenApiMeta<{ permission?: Permission; successStatus?: number; errors?: ApiErrorCode[]; idempotent?: boolean }>;
 
 const t = initTRPC
   .context<Context>()

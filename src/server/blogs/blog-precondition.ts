@@ -19,10 +19,15 @@ export type BlogPrecondition = (current: BlogView) => boolean;
  */
 export function writeIfUnchanged<T>(db: Db, scope: BlogScope, id: string, precondition: BlogPrecondition, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM "blog" WHERE "id" = ${id} FOR UPDATE`;
-    if (!precondition(await findBlog(tx, scope, { id }))) {
-      throw new DomainError("PRECONDITION_FAILED", "Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry");
-    }
+    await assertPrecondition(tx, scope, id, precondition);
     return write(tx);
   });
+}
+
+/** Locks the blog for the rest of the transaction `tx` and checks `precondition` on it (412 when it fails). */
+export async function assertPrecondition(tx: Prisma.TransactionClient, scope: BlogScope, id: string, precondition: BlogPrecondition): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM "blog" WHERE "id" = ${id} FOR UPDATE`;
+  if (!precondition(await findBlog(tx, scope, { id }))) {
+    throw new DomainError("PRECONDITION_FAILED", "Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry");
+  }
 }

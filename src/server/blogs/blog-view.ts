@@ -1,7 +1,13 @@
 import "server-only";
-import type { Blog } from "~/generated/prisma/client";
+import type { Prisma } from "~/generated/prisma/client";
+import type { BlogStatus } from "~/shared/blog-status";
+import type { Db } from "~/server/db";
 
-/** A blog as the API shows it: its ten fields plus `content` (docs/api.md, writing rules), timestamps as ISO 8601. */
+/**
+ * A blog as the API shows it (docs/api.md, the blog object), timestamps as ISO 8601. Its one
+ * definition is the database function blog_api_view (the publishing migration): the list, the
+ * single reads, the writes' answers and the webhook payloads all select it.
+ */
 export interface BlogView {
   id: string;
   title: string;
@@ -12,27 +18,19 @@ export interface BlogView {
   allowApiAccess: boolean;
   seoTitle: string;
   seoDescription: string;
+  tags: string[];
+  status: BlogStatus;
+  publishAt: string | null;
+  publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export const BLOG_VIEW_COLUMNS = {
-  id: true,
-  title: true,
-  blogSlug: true,
-  description: true,
-  content: true,
-  isPublic: true,
-  allowApiAccess: true,
-  seoTitle: true,
-  seoDescription: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
+/** The select-list item that gives the blog row aliased `b` as a BlogView, in column "blog". */
+export const BLOG_VIEW_SELECT = `blog_api_view(b) AS "blog"`;
 
-/** The columns of a blog the API shows, as the database returns them. */
-export type BlogViewRow = Pick<Blog, keyof typeof BLOG_VIEW_COLUMNS>;
-
-export function toBlogView(blog: BlogViewRow): BlogView {
-  return { ...blog, createdAt: blog.createdAt.toISOString(), updatedAt: blog.updatedAt.toISOString() };
+/** The blogs with the given ids as BlogViews, in no particular order. */
+export async function readBlogViews(db: Db | Prisma.TransactionClient, ids: string[]): Promise<BlogView[]> {
+  const rows = await db.$queryRawUnsafe<{ blog: BlogView }[]>(`SELECT ${BLOG_VIEW_SELECT} FROM "blog" AS b WHERE b."id" = ANY ($1::text[])`, ids);
+  return rows.map((row) => row.blog);
 }

@@ -1,6 +1,7 @@
 import "server-only";
-import type { Db } from "~/server/db";
-import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
+import type { Prisma } from "~/generated/prisma/client";
+import { readBlogViews, type BlogView } from "./blog-view";
+import { writeAs, type BlogWriter, type ChangeSource } from "./change-source";
 import { slugConflict } from "./find-blog";
 import { firstFreeSlug, slugify } from "./slug";
 
@@ -12,6 +13,9 @@ export interface NewBlog {
   isPublic?: boolean;
   seoTitle?: string;
   seoDescription?: string;
+  tags?: string[];
+  /** A future moment (validated by the caller); null or absent: not scheduled. */
+  publishAt?: Date | null;
 }
 
 /**
@@ -27,38 +31,47 @@ const DERIVED_SLUG_ATTEMPTS = 50;
  * one slug. A taken slug is skipped (INSERT … ON CONFLICT DO NOTHING), not raised as an error, so
  * `db` may be a transaction that must stay usable (an idempotent create; README, The API).
  */
-export async function createBlog(
-  db: Pick<Db, "blog">,
+export function createBlog(
+  db: BlogWriter,
   accountId: string,
   blog: NewBlog,
-  /** The dashboard lets the owner choose; blogs created over the API always have API access. */
-  { allowApiAccess = true }: { allowApiAccess?: boolean } = {},
+  {
+    allowApiAccess = true,
+    source,
+  }: {
+    /** The dashboard lets the owner choose; blogs created over the API always have API access. */
+    allowApiAccess?: boolean;
+    /** Who creates it, for its first revision. */
+    source: ChangeSource;
+  },
 ): Promise<BlogView> {
-  /** The new blog, or undefined when the slug is taken. */
-  const insert = async (blogSlug: string) => {
-    const [created] = await db.blog.createManyAndReturn({
-      data: [{ ...blog, blogSlug, userId: accountId, allowApiAccess }],
-      skipDuplicates: true,
-      select: BLOG_VIEW_COLUMNS,
-    });
-    return created && toBlogView(created);
-  };
+  return writeAs(db, source, async (tx) => {
+    /** The new blog, or undefined when the slug is taken. */
+    const insert = async (blogSlug: string) => {
+      const [created] = await tx.blog.createManyAndReturn({
+        data: [{ ...blog, blogSlug, userId: accountId, allowApiAccess }],
+        skipDuplicates: true,
+        select: { id: true },
+      });
+      return created && (await readBlogViews(tx, [created.id]))[0];
+    };
 
-  if (blog.blogSlug !== undefined) {
-    const created = await insert(blog.blogSlug);
-    if (!created) throw slugConflict(blog.blogSlug);
-    return created;
-  }
-  const base = slugify(blog.title);
-  for (let attempt = 1; ; attempt++) {
-    const slug = await freeSlugFor(db, accountId, base);
-    const created = await insert(slug);
-    if (created) return created;
-    if (attempt === DERIVED_SLUG_ATTEMPTS) throw slugConflict(slug);
-  }
+    if (blog.blogSlug !== undefined) {
+      const created = await insert(blog.blogSlug);
+      if (!created) throw slugConflict(blog.blogSlug);
+      return created;
+    }
+    const base = slugify(blog.title);
+    for (let attempt = 1; ; attempt++) {
+      const slug = await freeSlugFor(tx, accountId, base);
+      const created = await insert(slug);
+      if (created) return created;
+      if (attempt === DERIVED_SLUG_ATTEMPTS) throw slugConflict(slug);
+    }
+  });
 }
 
-async function freeSlugFor(db: Pick<Db, "blog">, accountId: string, base: string): Promise<string> {
+async function freeSlugFor(db: Prisma.TransactionClient, accountId: string, base: string): Promise<string> {
   const similar = await db.blog.findMany({
     where: { userId: accountId, blogSlug: { startsWith: base } },
     select: { blogSlug: true },

@@ -2,8 +2,8 @@ import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
-import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
-import { blogScopeWhere, type BlogScope } from "./blog-scope";
+import { BLOG_VIEW_SELECT, type BlogView } from "./blog-view";
+import type { BlogScope } from "./blog-scope";
 
 export type BlogLocator = { id: string } | { blogSlug: string };
 
@@ -12,12 +12,14 @@ export type BlogLocator = { id: string } | { blogSlug: string };
  * access does not exist: both are RESOURCE_NOT_FOUND, like an unknown one.
  */
 export async function findBlog(db: Db | Prisma.TransactionClient, scope: BlogScope, locator: BlogLocator): Promise<BlogView> {
-  const blog = await db.blog.findFirst({
-    where: { ...locator, ...blogScopeWhere(scope) },
-    select: BLOG_VIEW_COLUMNS,
-  });
-  if (!blog) throw blogNotFound(locator, scope);
-  return toBlogView(blog);
+  const [column, value] = "id" in locator ? ["id", locator.id] : ["blogSlug", locator.blogSlug];
+  const [row] = await db.$queryRawUnsafe<{ blog: BlogView }[]>(
+    `SELECT ${BLOG_VIEW_SELECT} FROM "blog" AS b WHERE b."${column}" = $1 AND b."userId" = $2${scope.apiAccessOnly ? ` AND b."allowApiAccess"` : ""}`,
+    value,
+    scope.accountId,
+  );
+  if (!row) throw blogNotFound(locator, scope);
+  return row.blog;
 }
 
 /** RESOURCE_NOT_FOUND carries no details (README, The API). */

@@ -5,6 +5,7 @@ import { DomainError } from "~/server/domain-error";
 import { isoTimestampSchema } from "~/server/timestamps";
 import { blogFieldSchemas, strictBoolean } from "~/shared/blog-fields";
 import { findUnstorableText } from "~/shared/storable-text";
+import { writeAs } from "./change-source";
 import { firstFreeSlug, slugify } from "./slug";
 
 /** One blog of an import: the API's blog object, history fields included; other fields are ignored. */
@@ -18,6 +19,9 @@ const importedBlogSchema = z.object(
     allowApiAccess: strictBoolean("allowApiAccess").default(false),
     seoTitle: blogFieldSchemas.seoTitle.default(""),
     seoDescription: blogFieldSchemas.seoDescription.default(""),
+    tags: blogFieldSchemas.tags.default([]),
+    publishAt: blogFieldSchemas.publishAt.optional(),
+    publishedAt: isoTimestampSchema("publishedAt").nullable().optional(),
     createdAt: isoTimestampSchema("createdAt").optional(),
     updatedAt: isoTimestampSchema("updatedAt").optional(),
   },
@@ -32,14 +36,17 @@ const ROWS_PER_INSERT = 1000;
 /**
  * Brings an existing blog history into an account, all or nothing: every entry is checked first
  * and a bad one is named by its index in the array ("entry 3: …"). createdAt (default now),
- * isPublic and allowApiAccess (default false) are kept. Explicit slugs must be free; missing ones
+ * isPublic and allowApiAccess (default false), tags, publishAt and publishedAt are kept (a public
+ * blog without publishedAt was published when created). Explicit slugs must be free; missing ones
  * are derived from the title, clear of the account's blogs and of the other entries.
  */
 export async function importBlogs(db: Db, input: { accountId: string; blogs: unknown }): Promise<{ imported: number }> {
   const entries = parseEntries(input.blogs);
   const now = new Date();
 
-  return db.$transaction(
+  return writeAs(
+    db,
+    { by: "cli" },
     async (tx) => {
       const existing = await tx.blog.findMany({ where: { userId: input.accountId }, select: { blogSlug: true } });
       const taken = new Set(existing.map((blog) => blog.blogSlug));

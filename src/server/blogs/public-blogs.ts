@@ -37,15 +37,16 @@ export function parsePublicPage(value: string | string[] | undefined): number | 
 }
 
 /**
- * One page of the account's public blogs, newest first (ties by id); `hasOlder` says whether
- * another page follows. The page's ids come from an index-only scan of ("userId", "isPublic",
- * "createdAt" DESC, "id" DESC), so deep pages skip index entries only, then their rows by key.
+ * One page of the account's public blogs, latest published first (ties by id); `hasOlder` says
+ * whether another page follows. The page's ids come from an index-only scan of ("userId",
+ * "isPublic", "publishedAt" DESC, "id" DESC), so deep pages skip index entries only, then their
+ * rows by key. A public blog always has its publishedAt (the publishing migration's trigger).
  */
 export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number) {
-  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; createdAt: Date }>(
-    `SELECT b."title", b."blogSlug", b."description", b."createdAt" FROM "blog" AS b
-     WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ORDER BY "createdAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
-     ORDER BY b."createdAt" DESC, b."id" DESC`,
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; publishedAt: Date }>(
+    `SELECT b."title", b."blogSlug", b."description", b."publishedAt" FROM "blog" AS b
+     WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
+     ORDER BY b."publishedAt" DESC, b."id" DESC`,
     [ownerId, PUBLIC_PAGE_SIZE + 1, pageOffset(page, PUBLIC_PAGE_SIZE)],
   );
   return { blogs: rows.slice(0, PUBLIC_PAGE_SIZE), hasOlder: rows.length > PUBLIC_PAGE_SIZE };
@@ -53,8 +54,8 @@ export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: numb
 
 /** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
 export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
-  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; createdAt: Date }>(
-    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "createdAt" FROM "blog"
+  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; publishedAt: Date }>(
+    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "publishedAt" FROM "blog"
      WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic"`,
     [ownerId, blogSlug],
   );

@@ -1,16 +1,10 @@
 import "server-only";
 import { SLUG_MAX_LENGTH } from "~/shared/blog-fields";
+import { slugText } from "~/shared/tags";
 
 /** A slug derived from a title: "Hello, Wörld!" -> "hello-world"; "blog" when nothing is left. */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX_LENGTH)
-    .replace(/-+$/, "");
+  const slug = slugText(title).slice(0, SLUG_MAX_LENGTH).replace(/-+$/, "");
   return slug || "blog";
 }
 

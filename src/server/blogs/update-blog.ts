@@ -1,9 +1,11 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { isRecordNotFound, isUniqueViolation } from "~/server/prisma-errors";
-import { BLOG_VIEW_COLUMNS, toBlogView, type BlogView } from "./blog-view";
+import { DomainError } from "~/server/domain-error";
+import { isUniqueViolation } from "~/server/prisma-errors";
+import { readBlogViews, type BlogView } from "./blog-view";
 import { blogScopeWhere, type BlogScope } from "./blog-scope";
-import { writeIfUnchanged, type BlogPrecondition } from "./blog-precondition";
+import { assertPrecondition, type BlogPrecondition } from "./blog-precondition";
+import { writeAs, type ChangeSource } from "./change-source";
 import type { NewBlog } from "./create-blog";
 import { blogNotFound, slugConflict } from "./find-blog";
 
@@ -12,16 +14,37 @@ export type BlogChanges = Partial<NewBlog> & { allowApiAccess?: boolean };
 
 /**
  * Changes the given fields of one blog the scope may see; updatedAt advances. With a
- * precondition, only if the blog still meets it, checked and written in one transaction.
+ * precondition, only if the blog still meets it, checked and written in one transaction, which
+ * also names `source` for the revision the change may record.
  */
-export async function updateBlog(db: Db, scope: BlogScope, id: string, changes: BlogChanges, precondition?: BlogPrecondition): Promise<BlogView> {
-  const update = async (client: Pick<Db, "blog">) =>
-    toBlogView(await client.blog.update({ where: { id, ...blogScopeWhere(scope) }, data: changes, select: BLOG_VIEW_COLUMNS }));
+export async function updateBlog(
+  db: Db,
+  scope: BlogScope,
+  id: string,
+  changes: BlogChanges,
+  { precondition, source }: { precondition?: BlogPrecondition; source: ChangeSource },
+): Promise<BlogView> {
   try {
-    return precondition ? await writeIfUnchanged(db, scope, id, precondition, update) : await update(db);
+    return await writeAs(db, source, async (tx) => {
+      if (precondition) await assertPrecondition(tx, scope, id, precondition);
+      const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: changes });
+      if (count === 0) throw blogNotFound({ id }, scope);
+      const [blog] = await readBlogViews(tx, [id]);
+      // Public stays public (the database clears publishAt then): a schedule needs isPublic false with it.
+      if (changes.publishAt && changes.isPublic === undefined && blog!.isPublic) throw scheduleOfPublicBlog();
+      return blog!;
+    });
   } catch (error) {
-    if (isRecordNotFound(error)) throw blogNotFound({ id }, scope);
     if (isUniqueViolation(error) && changes.blogSlug !== undefined) throw slugConflict(changes.blogSlug);
     throw error;
   }
+}
+
+function scheduleOfPublicBlog(): DomainError {
+  return new DomainError(
+    "INVALID_PARAMETER",
+    "Invalid parameter: publishAt",
+    "publishAt can only be set on a blog that is not public: send isPublic: false with it to unpublish and schedule",
+    "publishAt",
+  );
 }

@@ -8,6 +8,8 @@ import { isPermission, type Permission } from "~/shared/permissions";
 
 export interface AuthenticatedKey {
   id: string;
+  /** Named in the blog revisions it writes. */
+  name: string;
   accountId: string;
   plan: Plan;
   permissions: Permission[];
@@ -33,6 +35,7 @@ export async function authenticateApiKey(sql: SqlPool, presented: string, now = 
   return {
     key: {
       id: row.id,
+      name: row.name,
       accountId: row.userId,
       plan: row.plan as Plan,
       permissions: row.permissions.filter(isPermission),

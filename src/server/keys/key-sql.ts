@@ -5,13 +5,14 @@ import "server-only";
  */
 
 /** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
-export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."permissions", k."expiresAt", k."deactivatedAt", k."graceEndsAt", k."lastUsedAt", u."plan"::text AS "plan"
+export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."name", k."permissions", k."expiresAt", k."deactivatedAt", k."graceEndsAt", k."lastUsedAt", u."plan"::text AS "plan"
 FROM "api_key" AS k JOIN "user" AS u ON u."id" = k."userId"
 WHERE k."keyHash" = $1`;
 
 export interface ApiKeyRow {
   id: string;
   userId: string;
+  name: string;
   permissions: string[];
   expiresAt: Date | null;
   deactivatedAt: Date | null;

@@ -1,9 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Brand } from "~/components/brand";
-import { RenderedMarkdown } from "~/components/markdown";
-import { formatDate } from "~/lib/format";
+import { BlogArticle } from "~/components/blog-article";
 import { pageOrigin } from "~/server/page-origin";
 import { publicBlog } from "~/server/public-pages";
 
@@ -25,7 +22,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
     title: { absolute: title },
     description,
     alternates: { canonical: url },
-    openGraph: { type: "article", url, title, description, siteName: "Blog Manager", publishedTime: blog.createdAt.toISOString(), authors: [author.name] },
+    openGraph: { type: "article", url, title, description, siteName: "Blog Manager", publishedTime: blog.publishedAt.toISOString(), authors: [author.name] },
     twitter: { card: "summary", title, description },
   };
 }
@@ -36,27 +33,5 @@ export default async function PublicBlogPage({ params }: Params) {
   const found = await publicBlog(handle, blogSlug);
   if (!found) notFound();
   const { blog, author } = found;
-  return (
-    <div className="mx-auto max-w-3xl px-4 py-8">
-      <Brand />
-      <main className="mt-10">
-        <article>
-          <header className="border-b border-slate-200 pb-6">
-            <h1 className="text-3xl font-bold tracking-tight wrap-anywhere text-slate-900 sm:text-4xl">{blog.title}</h1>
-            {blog.description && <p className="mt-3 text-lg wrap-anywhere text-slate-600">{blog.description}</p>}
-            <p className="mt-4 text-sm text-slate-500">
-              By{" "}
-              <Link href={`/${author.handle}`} className="font-medium text-slate-700 hover:underline">
-                {author.name}
-              </Link>{" "}
-              · {formatDate(blog.createdAt.toISOString())}
-            </p>
-          </header>
-          <div className="mt-8">
-            <RenderedMarkdown html={blog.html} />
-          </div>
-        </article>
-      </main>
-    </div>
-  );
+  return <BlogArticle title={blog.title} description={blog.description} html={blog.html} author={author} publishedAt={blog.publishedAt} />;
 }

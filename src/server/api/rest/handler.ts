@@ -172,7 +172,8 @@ async function answerOperation(
   let body: unknown;
   if (carriesBody(req.method ?? "GET")) {
     try {
-      body = await readJsonBody(req);
+      // No body at all is an empty object: the operation's path parameters are its whole input.
+      body = (await readJsonBody(req)) ?? {};
     } catch (error) {
       return errorAnswer(toApiError(error), context.resHeaders);
     }

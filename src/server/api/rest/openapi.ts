@@ -167,11 +167,11 @@ const METHOD_NOT_ALLOWED = errorResponse("METHOD_NOT_ALLOWED", rateLimited("Allo
 function describeOperation(operation: Operation, route: RestRoute): void {
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => Number(status) < 400);
   const method = route.method;
-  const successHeaders = method === "POST" ? rateLimited("ETag", "Idempotent-Replayed") : rateLimited("ETag");
+  const successHeaders = route.idempotent ? rateLimited("ETag", "Idempotent-Replayed") : rateLimited("ETag");
   const parameters = [
     ...(method === "GET" ? [parameterRef("IfNoneMatch")] : []),
-    ...(["PUT", "PATCH", "DELETE"].includes(method) ? [parameterRef("IfMatch")] : []),
-    ...(method === "POST" ? [parameterRef("IdempotencyKey")] : []),
+    ...(route.errors.includes("PRECONDITION_FAILED") ? [parameterRef("IfMatch")] : []),
+    ...(route.idempotent ? [parameterRef("IdempotencyKey")] : []),
   ];
   operation.parameters = [...(operation.parameters ?? []), ...parameters];
   operation.responses = {

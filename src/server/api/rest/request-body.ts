@@ -13,9 +13,13 @@ export function carriesBody(method: string): boolean {
 
 /**
  * The request's JSON body, parsed, at most 1 MiB of it: a request that declares or sends more is
- * refused without keeping the rest, and a body not declared as JSON is refused unread.
+ * refused without keeping the rest, and a body not declared as JSON is refused unread. A request
+ * without any body (no Content-Type, nothing sent) has none: undefined, for operations that need
+ * nothing but their path (a restore); one that needs fields then names the missing one.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const { "content-type": contentType, "content-length": contentLength, "transfer-encoding": transferEncoding } = req.headers;
+  if (contentType === undefined && transferEncoding === undefined && (contentLength === undefined || contentLength === "0")) return undefined;
   if (!JSON_CONTENT_TYPE.test(req.headers["content-type"] ?? "")) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be JSON, sent with Content-Type: application/json");
   }

@@ -15,6 +15,8 @@ export interface RestRoute {
   permission: Permission | null;
   /** The API error codes the operation can answer with beyond the common ones. */
   errors: NonNullable<Meta["errors"]>;
+  /** Whether a retry with the same Idempotency-Key replays the first answer. */
+  idempotent: boolean;
 }
 
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
@@ -23,7 +25,16 @@ export const RATE_LIMIT_PATH = "/rate_limit";
 
 function route(procedure: string | null, method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
   const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
-  return { procedure, method, template, pattern, successStatus: meta.successStatus ?? 200, permission: meta.permission ?? null, errors: meta.errors ?? [] };
+  return {
+    procedure,
+    method,
+    template,
+    pattern,
+    successStatus: meta.successStatus ?? 200,
+    permission: meta.permission ?? null,
+    errors: meta.errors ?? [],
+    idempotent: meta.idempotent ?? false,
+  };
 }
 
 /** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */

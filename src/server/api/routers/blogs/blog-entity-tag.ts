@@ -10,12 +10,19 @@ export function blogAnswer(blog: BlogView) {
 }
 
 /**
- * The precondition of a write carrying If-Match (README, The API): the blog's current ETag, the
- * one its GET answers with (the body as serialized after the output schema), must be listed.
- * None without the header: the write is unconditional.
+ * A blog's ETag: the one GET /blogs/{blogId} (and the dashboard's blogs.get) answers with, since
+ * both doors tag the body they send, which is this answer as serialized after the output schema.
+ */
+export function blogEntityTag(blog: BlogView): string {
+  return entityTag(JSON.stringify(blogOutput.parse(blogAnswer(blog))));
+}
+
+/**
+ * The precondition of a write carrying If-Match (README, The API): the blog's current ETag must be
+ * listed. None without the header: the write is unconditional.
  */
 export function ifMatchPrecondition(headers: Headers): BlogPrecondition | undefined {
   const ifMatch = headers.get("if-match");
   if (ifMatch === null) return undefined;
-  return (current) => headerNamesTag(ifMatch, entityTag(JSON.stringify(blogOutput.parse(blogAnswer(current)))), "strong");
+  return (current) => headerNamesTag(ifMatch, blogEntityTag(current), "strong");
 }

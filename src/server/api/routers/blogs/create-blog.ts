@@ -1,5 +1,6 @@
 import "server-only";
 import { createBlog } from "~/server/blogs/create-blog";
+import { changeSourceOf } from "~/server/blogs/change-source";
 import { assertUnderBlogQuota, oneBlogCreateAtATime } from "~/server/quotas/blog-quota";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { runIdempotently } from "../../idempotency";
@@ -34,6 +35,7 @@ export const createBlogProcedure = procedure
       successDescription: "The created blog",
     },
     successStatus: 201,
+    idempotent: true,
     errors: ["INVALID_PARAMETER", "MISSING_REQUIRED_FIELD", "RESOURCE_CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
   })
   .input(createBlogInput)
@@ -47,7 +49,7 @@ export const createBlogProcedure = procedure
         assertReadOnlyFieldsUnchanged(readOnly, null);
         await assertUnderBlogQuota(db, account);
         const { allowApiAccess, ...fields } = changes;
-        const blog = await createBlog(db, account.id, fields, { allowApiAccess });
+        const blog = await createBlog(db, account.id, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
         return { success: true as const, data: { blog } };
       }),
     );

@@ -5,6 +5,8 @@ import { deleteBlogProcedure } from "./delete-blog";
 import { getBlogProcedure } from "./get-blog";
 import { getBlogBySlugProcedure } from "./get-blog-by-slug";
 import { listBlogsProcedure } from "./list-blogs";
+import { previewsRouter } from "./previews";
+import { getRevisionProcedure, listRevisionsProcedure, restoreRevisionProcedure } from "./revisions";
 import { patchBlogProcedure, putBlogProcedure } from "./update-blog";
 
 /** Blogs, for API keys (/api/v1) and their owner (/api/trpc) alike, each seeing its scope. */
@@ -16,4 +18,6 @@ export const blogsRouter = createTRPCRouter({
   update: putBlogProcedure,
   patch: patchBlogProcedure,
   delete: deleteBlogProcedure,
+  previews: previewsRouter,
+  revisions: createTRPCRouter({ list: listRevisionsProcedure, get: getRevisionProcedure, restore: restoreRevisionProcedure }),
 });

@@ -14,7 +14,8 @@ export const listBlogsProcedure = procedure
       tags: ["Blogs"],
       summary: "List blogs",
       description:
-        "The caller's blogs that have API access enabled, newest first. Blogs without API access are never returned. " +
+        "The caller's blogs that have API access enabled, newest first or in the `sort` asked. Blogs without API access are never returned. " +
+        "`status` and `tag` filter (with `public`, every filter must hold). " +
         "`q` searches: only blogs whose title or slug contains it, ignoring case. " +
         "Deep pages: pass a response's pagination.nextCursor as `cursor` to read the next page at constant cost.",
     },
@@ -33,7 +34,10 @@ export const listBlogsProcedure = procedure
       const data = await listBlogs(ctx.sql, scope, {
         page: input.page,
         limit: input.limit,
+        sort: input.sort,
         isPublic: input.public,
+        status: input.status,
+        tag: input.tag,
         from: input.from,
         to: input.to,
         search,
@@ -48,7 +52,10 @@ export const listBlogsProcedure = procedure
     const conflict =
       differs("page", input.page, cursor.page) ??
       differs("limit", input.limit, cursor.limit) ??
+      differs("sort", input.sort, cursor.sort) ??
       differs("public", input.public, cursor.isPublic) ??
+      differs("status", input.status, cursor.status) ??
+      differs("tag", input.tag, cursor.tag) ??
       differs("from", day(input.from), day(cursor.from)) ??
       differs("to", day(input.to), day(cursor.to)) ??
       differs("q", search, cursor.search);
@@ -62,7 +69,10 @@ export const listBlogsProcedure = procedure
     const data = await listBlogs(ctx.sql, scope, {
       page: cursor.page,
       limit: cursor.limit,
+      sort: cursor.sort,
       isPublic: cursor.isPublic,
+      status: cursor.status,
+      tag: cursor.tag,
       from: cursor.from,
       to: cursor.to,
       search: cursor.search,

@@ -14,8 +14,8 @@ export function splitBlogInput<T extends ReadOnlyFields>(
   scope: BlogScope,
   input: T,
 ): { changes: Omit<T, keyof ReadOnlyFields> & { allowApiAccess?: boolean }; readOnly: ReadOnlyFields } {
-  const { id, createdAt, updatedAt, allowApiAccess, ...changes } = input;
-  if (scope.apiAccessOnly) return { changes, readOnly: { id, createdAt, updatedAt, allowApiAccess } };
+  const { id, createdAt, updatedAt, allowApiAccess, status, publishedAt, ...changes } = input;
+  if (scope.apiAccessOnly) return { changes, readOnly: { id, createdAt, updatedAt, allowApiAccess, status, publishedAt } };
   return { changes: { ...changes, allowApiAccess }, readOnly: {} };
 }
 
@@ -27,11 +27,12 @@ export function assertReadOnlyFieldsUnchanged(sent: ReadOnlyFields, current: Blo
   if (sent.allowApiAccess === false) {
     throw readOnly("allowApiAccess", "allowApiAccess is changed only in the dashboard (blog settings, Allow API Access)");
   }
-  for (const field of ["id", "createdAt", "updatedAt"] as const) {
+  for (const field of ["id", "status", "createdAt", "updatedAt", "publishedAt"] as const) {
     const value = sent[field];
     if (value === undefined) continue;
     if (!current) throw readOnly(field, `${field} is read-only and set by the server`);
-    const same = field === "id" ? value === current.id : Date.parse(value) === Date.parse(current[field]);
+    const now = current[field];
+    const same = value === null || now === null || field === "id" || field === "status" ? value === now : Date.parse(value) === Date.parse(now);
     if (!same) throw readOnly(field, `${field} is read-only and differs from the blog's current value`);
   }
 }

@@ -2,10 +2,17 @@ import "server-only";
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { encodeBlogCursor, MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
+import type { BlogView } from "~/server/blogs/blog-view";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
-import { blogCursorParam, booleanParam, calendarDateParam, integerParam } from "../../query-params";
+import { blogCursorParam, booleanParam, calendarDateParam, enumParam, integerParam, tagParam } from "../../query-params";
+import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME } from "~/shared/blog-sort";
+import { BLOG_STATUSES } from "~/shared/blog-status";
+import { MAX_TAGS, TAG_MAX_LENGTH } from "~/shared/tags";
 
-/** The API's contract for blogs: request and response schemas, as the OpenAPI document shows them. */
+/**
+ * The API's contract for blogs: request and response schemas, as the OpenAPI document shows them.
+ * The Blog is checked against BlogView, the shape the database function blog_api_view gives.
+ */
 
 export const blogSchema = z
   .object({
@@ -18,10 +25,20 @@ export const blogSchema = z
     allowApiAccess: z.boolean().meta({ description: "Whether API access is enabled (always true here)", readOnly: true }),
     seoTitle: z.string(),
     seoDescription: z.string(),
+    tags: z.array(z.string()).meta({ description: `Tags as written, at most ${MAX_TAGS}; matched by their slug, ignoring case and punctuation` }),
+    status: z.enum(BLOG_STATUSES).meta({
+      description: "published: public now; scheduled: not public, publishAt set; draft: neither",
+      readOnly: true,
+    }),
+    publishAt: z.iso.datetime().nullable().meta({ description: "When the blog becomes public, ISO 8601; null when not scheduled" }),
+    publishedAt: z.iso.datetime().nullable().meta({
+      description: "When the blog first became public, ISO 8601 (kept when unpublished); null if it never was",
+      readOnly: true,
+    }),
     createdAt: z.iso.datetime().meta({ description: "Creation time, ISO 8601", readOnly: true }),
     updatedAt: z.iso.datetime().meta({ description: "Last update, ISO 8601", readOnly: true }),
   })
-  .meta({ id: "Blog" });
+  .meta({ id: "Blog" }) satisfies z.ZodType<BlogView>;
 
 export const paginationSchema = z
   .object({
@@ -47,13 +64,25 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
  * "hello", created on 2026-01-31, by its cursor), so a client or contract suite that sends every
  * example gets an answer, not the 400 of a cursor contradicting the other parameters.
  */
-const LIST_EXAMPLE = { page: 2, limit: 10, public: true, day: "2026-01-31", q: "hello" } as const;
+const LIST_EXAMPLE = {
+  page: 2,
+  limit: 10,
+  public: true,
+  status: "published",
+  sort: DEFAULT_BLOG_SORT_NAME,
+  tag: "nextjs",
+  day: "2026-01-31",
+  q: "hello",
+} as const;
 const LIST_EXAMPLE_CURSOR = encodeBlogCursor({
-  createdAt: new Date(`${LIST_EXAMPLE.day}T12:00:00.000Z`),
+  sort: LIST_EXAMPLE.sort,
+  key: `${LIST_EXAMPLE.day}T12:00:00.000Z`,
   id: "blog-id",
   page: LIST_EXAMPLE.page,
   limit: LIST_EXAMPLE.limit,
   isPublic: LIST_EXAMPLE.public,
+  status: LIST_EXAMPLE.status,
+  tag: LIST_EXAMPLE.tag,
   from: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
   to: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
   search: LIST_EXAMPLE.q,
@@ -66,6 +95,17 @@ export const listBlogsInput = z.object({
     example: LIST_EXAMPLE.limit,
   }),
   public: booleanParam("public").meta({ description: "true: only public blogs; false: only non-public ones", example: LIST_EXAMPLE.public }),
+  status: enumParam("status", BLOG_STATUSES)
+    .meta({ description: "Only blogs with this status (with `public`, both must hold)", example: LIST_EXAMPLE.status })
+    .optional(),
+  sort: enumParam("sort", BLOG_SORTS).meta({
+    description:
+      "Order: a field, ascending, or with `-` descending; ties by id the same way. Blogs never published have no publishedAt " +
+      "and sort after every date (last with publishedAt, first with -publishedAt). Default -createdAt.",
+    example: LIST_EXAMPLE.sort,
+  })
+    .optional(),
+  tag: tagParam("tag").meta({ description: "Only blogs carrying this tag, given by its slug or as written (Next.js and next-js are one tag)", example: LIST_EXAMPLE.tag }),
   from: calendarDateParam("from").meta({ description: "Created on or after this UTC day (YYYY-MM-DD)", example: LIST_EXAMPLE.day }),
   to: calendarDateParam("to").meta({ description: "Created on or before this UTC day (YYYY-MM-DD)", example: LIST_EXAMPLE.day }),
   q: z
@@ -80,7 +120,7 @@ export const listBlogsInput = z.object({
     example: LIST_EXAMPLE_CURSOR,
     description:
       "pagination.nextCursor of a previous response: reads the page it leads to by position instead of by offset (same cost at any depth). " +
-      "The cursor carries its page number, limit and filters: page, limit, public, from, to and q may be omitted or repeated, but not changed.",
+      "The cursor carries its page number, limit, sort and filters: page, limit, sort, public, status, tag, from, to and q may be omitted or repeated, but not changed.",
   }),
 });
 
@@ -94,6 +134,16 @@ const writableFields = {
   isPublic: optionalBlogFields.isPublic.meta({ description: "Defaults to false on create", example: false }),
   seoTitle: optionalBlogFields.seoTitle.meta({ example: "Hello world" }),
   seoDescription: optionalBlogFields.seoDescription.meta({ example: "The first post of this blog" }),
+  tags: optionalBlogFields.tags.meta({
+    description: `At most ${MAX_TAGS}, each 1 to ${TAG_MAX_LENGTH} characters after trimming; one spelling kept per slug`,
+    example: ["Next.js", "Databases"],
+  }),
+  publishAt: optionalBlogFields.publishAt.meta({
+    description:
+      "A future moment (ISO 8601 with a time zone) at which the blog becomes public; null cancels. Setting isPublic true clears it; " +
+      "on a public blog send isPublic false with it.",
+    example: "2099-01-01T09:00:00Z",
+  }),
 };
 
 export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
@@ -109,6 +159,8 @@ const readOnlyFields = {
   createdAt: z.string({ error: "createdAt must be a string" }).optional().meta(READ_ONLY),
   updatedAt: z.string({ error: "updatedAt must be a string" }).optional().meta(READ_ONLY),
   allowApiAccess: strictBoolean("allowApiAccess").optional().meta(READ_ONLY),
+  status: z.string({ error: "status must be a string" }).optional().meta(READ_ONLY),
+  publishedAt: z.string({ error: "publishedAt must be a string or null" }).nullable().optional().meta(READ_ONLY),
 };
 
 export const READ_ONLY_FIELDS = Object.keys(readOnlyFields) as (keyof typeof readOnlyFields)[];

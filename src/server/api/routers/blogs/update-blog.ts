@@ -2,6 +2,7 @@ import "server-only";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
+import { changeSourceOf } from "~/server/blogs/change-source";
 import { ApiError } from "../../errors";
 import { procedure, type Meta } from "../../trpc";
 import { blogAnswer, ifMatchPrecondition } from "./blog-entity-tag";
@@ -18,8 +19,8 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       tags: ["Blogs"],
       summary: method === "PUT" ? "Update a blog" : "Update a blog (same as PUT)",
       description:
-        "Partial update: only the fields sent change, and updatedAt advances. Read-only fields (id, createdAt, " +
-        "updatedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if " +
+        "Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags " +
+        "records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if " +
         "the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).",
     },
     errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PRECONDITION_FAILED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
@@ -39,7 +40,8 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       if (Object.values(changes).every((value) => value === undefined)) {
         throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
       }
-      return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, ifMatchPrecondition(ctx.headers)));
+      const precondition = ifMatchPrecondition(ctx.headers);
+      return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, { precondition, source: changeSourceOf(ctx.caller) }));
     });
 }
 

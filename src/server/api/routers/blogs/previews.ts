@@ -1,0 +1,23 @@
+import "server-only";
+import { z } from "zod";
+import { blogScope } from "~/server/blogs/blog-scope";
+import { createPreviewLink, listPreviewLinks, revokePreviewLink } from "~/server/blogs/preview-links";
+import { DEFAULT_PREVIEW_LIFETIME, PREVIEW_LIFETIME_NAMES } from "~/shared/preview-lifetimes";
+import { createTRPCRouter, procedure } from "../../trpc";
+import { blogIdParams } from "./schemas";
+
+/**
+ * Preview links: the owner's alone (no permission in their meta, so no key reaches them, and no
+ * OpenAPI operation): a key holder shares drafts by reading them, not by minting public links.
+ */
+export const previewsRouter = createTRPCRouter({
+  create: procedure
+    .input(z.object({ ...blogIdParams, lifetime: z.enum(PREVIEW_LIFETIME_NAMES).default(DEFAULT_PREVIEW_LIFETIME) }))
+    .mutation(({ ctx, input }) => createPreviewLink(ctx.db, blogScope(ctx.caller), input.blogId, input.lifetime)),
+  list: procedure
+    .input(z.object(blogIdParams))
+    .query(({ ctx, input }) => listPreviewLinks(ctx.db, blogScope(ctx.caller), input.blogId)),
+  revoke: procedure
+    .input(z.object({ ...blogIdParams, previewId: z.string().min(1) }))
+    .mutation(({ ctx, input }) => revokePreviewLink(ctx.db, blogScope(ctx.caller), input.blogId, input.previewId)),
+});

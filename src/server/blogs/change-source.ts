@@ -1,0 +1,34 @@
+import "server-only";
+import type { Prisma } from "~/generated/prisma/client";
+import type { Caller } from "~/server/accounts/caller";
+import type { Db } from "~/server/db";
+
+/**
+ * What makes a change to a blog, as its revisions record it (docs/api.md, revisions). A write the
+ * app does not name (direct SQL) is recorded as "database".
+ */
+export type ChangeSource = { by: "owner" } | { by: "api_key"; name: string } | { by: "cli" } | { by: "restore" };
+
+export function changeSourceOf(caller: Caller): ChangeSource {
+  return caller.kind === "owner" ? { by: "owner" } : { by: "api_key", name: caller.key.name };
+}
+
+export type BlogWriter = Db | Prisma.TransactionClient;
+
+/**
+ * Runs `work` in a transaction (the one `db` is, or a new one) that names `source` for the
+ * revision trigger on "blog" (the publishing migration reads blogmgr.change_source), so every
+ * revision the work records says what made it.
+ */
+export async function writeAs<T>(
+  db: BlogWriter,
+  source: ChangeSource,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  options?: { timeout?: number },
+): Promise<T> {
+  const named = async (tx: Prisma.TransactionClient) => {
+    await tx.$executeRaw`SELECT set_config('blogmgr.change_source', ${JSON.stringify(source)}, true)`;
+    return work(tx);
+  };
+  return "$transaction" in db ? db.$transaction(named, options) : named(db);
+}
