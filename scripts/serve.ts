@@ -62,9 +62,9 @@ try {
         "start with --demo (or SEED_DEMO=1) to serve it knowingly, or use another DATA_DIR or DATABASE_URL",
     );
   }
-  // The production server runs its own webhook worker; `next dev` has no process of its own for one.
+  // The production server runs its own job worker; `next dev` has no process of its own for one.
   if (mode === "dev" && process.env.WEBHOOK_WORKER !== "0") {
-    webhookWorker = await (await import("../src/server/webhooks/worker")).startWebhookWorker(databaseUrl);
+    webhookWorker = await (await import("../src/server/jobs/worker")).startJobWorker(databaseUrl);
   }
   // The launcher's own connection is not needed while the server runs.
   await (await import("../src/server/db")).getDb().$disconnect();

@@ -35,7 +35,7 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
   /** "0": this process runs no webhook worker (another process, or the Vercel Cron route, does). */
   WEBHOOK_WORKER: z.enum(["0", "1"]).default("1"),
-  /** Vercel Cron's bearer token for /api/cron/webhooks. */
+  /** Vercel Cron's bearer token for /api/cron/jobs. */
   CRON_SECRET: z.string().min(16).optional(),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),

@@ -18,7 +18,7 @@ import { setClientIpHeader } from "./client-ip";
 import { getSqlPool } from "./db";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
-import { startWebhookWorker } from "./webhooks/worker";
+import { startJobWorker } from "./jobs/worker";
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
@@ -39,11 +39,11 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
-// Webhook deliveries (docs/webhooks.md); the API serves on if the worker cannot start, and the
-// events wait in the outbox for the next start.
+// Background jobs: webhook deliveries (docs/webhooks.md) and scheduled publishing; the API serves on
+// if the worker cannot start, and the events and due blogs wait for the next start.
 const webhookWorker =
   env.WEBHOOK_WORKER === "1" && env.DATABASE_URL
-    ? await startWebhookWorker(env.DATABASE_URL).catch((error: unknown) => void log.error({ err: error }, "webhook worker failed to start"))
+    ? await startJobWorker(env.DATABASE_URL).catch((error: unknown) => void log.error({ err: error }, "job worker failed to start"))
     : undefined;
 
 async function shutdown() {

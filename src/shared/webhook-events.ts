@@ -5,6 +5,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "blog.deleted",
   "blog.published",
   "blog.unpublished",
+  "blog.scheduled",
   "api_key.deactivated",
   "api_key.expiring",
 ] as const;

@@ -9,7 +9,7 @@ import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
 import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
-import { startWebhookWorker } from "~/server/webhooks/worker";
+import { startJobWorker } from "~/server/jobs/worker";
 import { eventually, expectTypes, startReceiver, verifiedEvents, type Receiver } from "./receiver";
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -41,7 +41,7 @@ it("delivers events recorded while no worker ran, before and after the job engin
   const insert = `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "updatedAt") VALUES ($1, $2, $3, $1, now())`;
 
   await sql.query(insert, ["written-before-any-worker", account.id, "Before"]);
-  let worker = await startWebhookWorker(databaseUrl);
+  let worker = await startJobWorker(databaseUrl);
   await eventually(() => expect(receiver.received).toHaveLength(1));
   await worker.stop();
 
@@ -50,7 +50,7 @@ it("delivers events recorded while no worker ran, before and after the job engin
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   expect(receiver.received).toHaveLength(1);
 
-  worker = await startWebhookWorker(databaseUrl);
+  worker = await startJobWorker(databaseUrl);
   try {
     await eventually(() => expect(receiver.received).toHaveLength(3));
   } finally {

@@ -250,7 +250,7 @@ describe("concurrency", () => {
 
 describe("the Vercel Cron route", () => {
   const cron = (authorization?: string) =>
-    fetch(new URL("/api/cron/webhooks", apiBaseUrl()), { headers: authorization ? { authorization } : {} });
+    fetch(new URL("/api/cron/jobs", apiBaseUrl()), { headers: authorization ? { authorization } : {} });
 
   it("refuses a call without CRON_SECRET in the error envelope, and runs the due jobs with it", async () => {
     for (const answer of [await cron(), await cron("Bearer wrong-secret-of-some-length")]) {

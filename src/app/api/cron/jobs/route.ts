@@ -3,7 +3,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { env } from "~/env";
 import { ApiError, errorEnvelope } from "~/server/api/errors";
-import { runDueWebhookJobs } from "~/server/webhooks/worker";
+import { runDueJobs } from "~/server/jobs/worker";
 
 export const dynamic = "force-dynamic";
 /** Seconds: deliveries time out after 10 s each, several run at once. */
@@ -20,6 +20,6 @@ export async function GET(request: Request): Promise<Response> {
   if (!authorized(request.headers.get("authorization"))) {
     return Response.json(errorEnvelope(new ApiError("INVALID_API_KEY", "Unauthorized", "Send Authorization: Bearer $CRON_SECRET")), { status: 401 });
   }
-  await runDueWebhookJobs(env.DATABASE_URL!);
+  await runDueJobs(env.DATABASE_URL!);
   return Response.json({ success: true });
 }

@@ -1,17 +1,25 @@
 import "server-only";
-// Runs the webhook jobs (src/server/webhooks/tasks.ts) on graphile-worker, in the same PostgreSQL
-// as the app: jobs survive restarts. The production server and `npm run dev` run a worker in
-// process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
+// Runs the background jobs on graphile-worker, in the same PostgreSQL as the app, so jobs survive
+// restarts: webhook deliveries (src/server/webhooks/tasks.ts) and scheduled publishing
+// (src/server/blogs/scheduled-publishing.ts). The production server and `npm run dev` run a worker
+// in process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
 import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type Runner, type TaskList } from "graphile-worker";
 import { log } from "~/server/log";
-import { WEBHOOK_TASKS } from "./tasks";
+import { PUBLISHING_TASKS } from "~/server/blogs/scheduled-publishing";
+import { WEBHOOK_TASKS } from "~/server/webhooks/tasks";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
 /** Jobs in flight at once across all endpoints (each waits on HTTP, not on the CPU); each holds a connection only briefly. */
 const CONCURRENT_JOBS = 8;
-/** The job that dispatches every event still undispatched: queued at each start and cron call. */
-const SWEEP = { task: "webhook_fanout", jobKey: "webhook_fanout_sweep" } as const;
+/**
+ * Queued at each start and cron call: the dispatch of every event still undispatched, and the
+ * publication of overdue scheduled blogs (with the jobs of any scheduled while no engine was installed).
+ */
+const SWEEPS = [
+  { task: "webhook_fanout", jobKey: "webhook_fanout_sweep" },
+  { task: "blog_publish_catch_up", jobKey: "blog_publish_catch_up" },
+] as const;
 
 const logFactory: LogFunctionFactory = (scope) => (level, message, meta) => {
   const fields = { worker: scope.label ?? "graphile-worker", ...(meta?.error ? { err: meta.error } : {}) };
@@ -28,6 +36,7 @@ const logger = new Logger(logFactory);
 function taskList(connectionString: string): TaskList {
   return {
     ...WEBHOOK_TASKS,
+    ...PUBLISHING_TASKS,
     async webhook_maintenance(payload, helpers) {
       await WEBHOOK_TASKS.webhook_maintenance!(payload, helpers);
       const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
@@ -47,7 +56,7 @@ function options(connectionString: string) {
 }
 
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
-export async function startWebhookWorker(connectionString: string): Promise<Runner> {
+export async function startJobWorker(connectionString: string): Promise<Runner> {
   const runner = await run({
     ...options(connectionString),
     concurrency: CONCURRENT_JOBS,
@@ -55,18 +64,18 @@ export async function startWebhookWorker(connectionString: string): Promise<Runn
     // backfillPeriod 0: an hour missed while stopped is not caught up; the next one does the same work.
     parsedCronItems: parseCronItems([{ task: "webhook_maintenance", match: "0 * * * *", options: { backfillPeriod: 0 } }]),
   });
-  // Events recorded while no worker ran (or before the job engine was installed) are dispatched now.
-  await runner.addJob(SWEEP.task, {}, { jobKey: SWEEP.jobKey });
-  log.info("Webhook worker started");
+  // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
+  for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
+  log.info("Job worker started");
   return runner;
 }
 
-/** Vercel Cron: queues the sweep and the hourly maintenance, then runs every job that is due and returns. */
-export async function runDueWebhookJobs(connectionString: string): Promise<void> {
+/** Vercel Cron: queues the sweeps and the hourly maintenance, then runs every job that is due and returns. */
+export async function runDueJobs(connectionString: string): Promise<void> {
   const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
   try {
     await utils.migrate();
-    await utils.addJob(SWEEP.task, {}, { jobKey: SWEEP.jobKey });
+    for (const sweep of SWEEPS) await utils.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
     await utils.addJob("webhook_maintenance", {}, { jobKey: "webhook_maintenance", jobKeyMode: "preserve_run_at", runAt: nextHour });
   } finally {
