@@ -1,30 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support";
+import { axeViolations, signUp, VIEWPORTS } from "./support";
 
 /**
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
  * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
  * (the API reference once Scalar has rendered), the public index and a public blog, and a 404.
  */
-
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
-const VIEWPORTS = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "laptop", width: 1280, height: 800 },
-];
-
-/** axe's violations on the page as it is now, one line each: rule, impact, help and the elements. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.help}, ${violation.nodes.length} element(s): ${violation.nodes
-        .slice(0, 5)
-        .map((node) => node.target.join(" "))
-        .join(" | ")}`,
-  );
-}
 
 /** A dashboard change with the page's session, as the browser makes it. */
 async function trpcMutation(page: Page, procedure: string, input: unknown) {
@@ -41,7 +22,7 @@ for (const viewport of VIEWPORTS) {
     const found: Record<string, string[]> = {};
     const scan = async (label: string, ready: () => Promise<void>) => {
       await ready();
-      const problems = await violations(page);
+      const problems = await axeViolations(page);
       if (problems.length > 0) found[label] = problems;
     };
     const visit = (path: string, ready: () => Promise<void> = () => expect(page.locator("main").first()).toBeVisible()) =>

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 export const PASSWORD = "correct-horse-battery";
@@ -49,4 +50,29 @@ export function collectProblems(page: Page, provoked: (url: string) => boolean):
     if (message.type() === "error" && !provoked(url) && !authLimitWaitedOut(url, message.text())) problems.push(`${message.text()} (${url})`);
   });
   return problems;
+}
+
+/** A phone's and a laptop's viewport: every page is checked at both (README, Security). */
+export const VIEWPORTS = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "laptop", width: 1280, height: 800 },
+];
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+/** axe-core's WCAG 2.2 A and AA violations on the page as it is now, one line each: rule, impact, help and the elements. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help}, ${violation.nodes.length} element(s): ${violation.nodes
+        .slice(0, 5)
+        .map((node) => node.target.join(" "))
+        .join(" | ")}`,
+  );
+}
+
+/** Fails the spec, naming `label`, when axe-core finds a WCAG 2.2 A or AA violation on the page. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  expect(await axeViolations(page), label).toEqual([]);
 }

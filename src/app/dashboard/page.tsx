@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { BlogsTable } from "~/components/dashboard/blogs-table";
 import { ExpiringKeysNotice } from "~/components/dashboard/expiring-keys-notice";
 import { PageHeader } from "~/components/dashboard/page-header";
@@ -20,7 +21,10 @@ export default function BlogsPage() {
         }
       />
       <ExpiringKeysNotice />
-      <BlogsTable />
+      {/* The list reads its filter and sort from the address. */}
+      <Suspense>
+        <BlogsTable />
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type FormEvent } from "react";
@@ -15,7 +15,10 @@ import { asSentence } from "~/lib/format";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/react";
+import { LocalTime } from "~/components/ui/local-time";
 import { ConflictDialog } from "./conflict-dialog";
+import { useLocalDraft } from "./local-draft";
+import { TagInput } from "./tag-input";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
 
 const TEXT_FIELDS = ["title", "blogSlug", "description", "content", "seoTitle", "seoDescription"] as const;
@@ -31,8 +34,11 @@ const FIELD_LABELS: Record<TextField, string> = {
 };
 /** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
 const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
-type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean };
-type Errors = Partial<Record<TextField | "form", string>>;
+/** publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none. */
+type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string };
+/** Fields the server may name in a refusal, besides the text fields. */
+const OTHER_FIELDS = ["tags", "publishAt"] as const;
+type Errors = Partial<Record<TextField | (typeof OTHER_FIELDS)[number] | "form", string>>;
 
 const EMPTY: Values = {
   title: "",
@@ -43,7 +49,23 @@ const EMPTY: Values = {
   seoDescription: "",
   isPublic: false,
   allowApiAccess: true,
+  tags: [],
+  publishAt: "",
 };
+
+/** A moment as the date-time picker shows it, in the owner's time zone. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const at = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** The form's values of a stored blog. */
+function valuesOf(blog: BlogView): Values {
+  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags } = blog;
+  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, publishAt: toLocalInput(blog.publishAt) };
+}
 
 /** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
 function inFormWords(field: TextField, message: string): string {
@@ -69,14 +91,14 @@ function validate(values: Values, isNew: boolean): Errors {
 
 /** The field a server-side refusal is about, with the server's words. */
 function serverErrors(error: unknown): Errors {
-  const errors = fieldErrors(error, TEXT_FIELDS);
+  const errors = fieldErrors(error, [...TEXT_FIELDS, ...OTHER_FIELDS]);
   const field = TEXT_FIELDS.find((f) => errors[f] !== undefined);
   return field ? { [field]: inFormWords(field, errors[field]!) } : errors;
 }
 
 /** Whether the form holds changes not saved yet. */
 function differs(values: Values, saved: Values): boolean {
-  return (Object.keys(EMPTY) as (keyof Values)[]).some((field) => values[field] !== saved[field]);
+  return (Object.keys(EMPTY) as (keyof Values)[]).some((field) => JSON.stringify(values[field]) !== JSON.stringify(saved[field]));
 }
 
 /**
@@ -101,7 +123,7 @@ export function BlogForm({
   const router = useRouter();
   const queryClient = useQueryClient();
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<Values>(blog ? { ...blog } : EMPTY);
+  const [values, setValues] = useState<Values>(blog ? valuesOf(blog) : EMPTY);
   const [errors, setErrors] = useState<Errors>({});
   const [saved, setSaved] = useState<BlogView | undefined>(blog);
   const [savedTag, setSavedTag] = useState(entityTag ?? null);
@@ -112,7 +134,11 @@ export function BlogForm({
   // Bumped to move the focus to the first invalid field once the errors have rendered.
   const [focusRequest, setFocusRequest] = useState(0);
 
-  useUnsavedChangesGuard(differs(values, saved ?? EMPTY));
+  const savedValues = saved ? valuesOf(saved) : EMPTY;
+  const dirty = differs(values, savedValues);
+  useUnsavedChangesGuard(dirty);
+  const localDraft = useLocalDraft(`blogmgr:draft:${blog?.id ?? "new"}`, values, dirty, (kept) => differs(kept, savedValues));
+  const knownTags = useQuery({ queryKey: ["tags.list"], queryFn: async () => (await api.tags.list.query({})).data.tags });
 
   useEffect(() => {
     if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -137,7 +163,10 @@ export function BlogForm({
   const save = useMutation({
     /** Saves `values`; over whatever is stored when `overwrite`, else only over the version loaded. */
     mutationFn: async ({ values: v, overwrite }: { values: Values; overwrite: boolean }) => {
-      const fields = { ...v, blogSlug: v.blogSlug || undefined };
+      const { publishAt, ...rest } = v;
+      // The schedule is sent only when the owner changed it, so a save leaves an API-set moment (to the second) alone.
+      const schedule = publishAt === savedValues.publishAt ? {} : { publishAt: publishAt ? new Date(publishAt).toISOString() : null };
+      const fields = { ...rest, ...schedule, blogSlug: v.blogSlug || undefined };
       if (!saved) return { blog: (await api.blogs.create.mutate(fields)).data.blog, entityTag: null };
       let answeredTag: string | null = null;
       const context = { ifMatch: overwrite ? undefined : (savedTag ?? undefined), onEntityTag: (tag: string | null) => (answeredTag = tag) };
@@ -147,12 +176,13 @@ export function BlogForm({
     onSuccess: ({ blog: result, entityTag: tag }) => {
       void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
       if (isNew) {
+        localDraft.discard();
         router.push(`/dashboard/blogs/${result.id}?created=1`);
         return;
       }
       setSaved(result);
       setSavedTag(tag);
-      setValues({ ...result });
+      setValues(valuesOf(result));
       setConflict(false);
       setNotice("Saved.");
       onSaved?.(result, tag);
@@ -188,6 +218,27 @@ export function BlogForm({
 
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      {localDraft.offer && (
+        <div role="region" aria-label="Unsaved changes" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950 lg:col-span-2">
+          <p>
+            Unsaved changes from <LocalTime iso={localDraft.offer.keptAt} /> were kept in this browser.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button
+              size="sm"
+              onClick={() => {
+                const kept = localDraft.restore();
+                if (kept) setValues({ ...EMPTY, ...kept });
+              }}
+            >
+              Restore unsaved changes
+            </Button>
+            <Button size="sm" variant="secondary" onClick={localDraft.discard}>
+              Discard them
+            </Button>
+          </div>
+        </div>
+      )}
       <div className="space-y-6">
         <Card className="space-y-2">
           <Field label="Title" error={errors.title} hint={count("title", 200)}>
@@ -212,6 +263,15 @@ export function BlogForm({
           <Field label="Description" error={errors.description} hint={count("description", 1000)}>
             {(props) => <Textarea {...props} rows={2} value={values.description} onChange={(e) => set("description", e.target.value)} />}
           </Field>
+          <TagInput
+            tags={values.tags}
+            onChange={(tags) => {
+              set("tags", tags);
+              setErrors((e) => ({ ...e, tags: undefined }));
+            }}
+            suggestions={(knownTags.data ?? []).map((t) => t.name)}
+            error={errors.tags}
+          />
         </Card>
 
         <Card>
@@ -264,6 +324,37 @@ export function BlogForm({
             </div>
             <Switch label="Public" checked={values.isPublic} onCheckedChange={(v) => set("isPublic", v)} />
           </div>
+          {!values.isPublic && (
+            <div className="space-y-1">
+              <Field
+                label="Schedule"
+                error={errors.publishAt}
+                hint="Publish automatically at this time (your time zone); saved with the blog."
+              >
+                {(props) => (
+                  <Input
+                    {...props}
+                    type="datetime-local"
+                    value={values.publishAt}
+                    onChange={(e) => {
+                      set("publishAt", e.target.value);
+                      setErrors((er) => ({ ...er, publishAt: undefined }));
+                    }}
+                  />
+                )}
+              </Field>
+              {saved?.publishAt && values.publishAt === savedValues.publishAt && (
+                <p className="text-xs text-slate-600">
+                  Scheduled for <LocalTime iso={saved.publishAt} />.
+                </p>
+              )}
+              {values.publishAt && (
+                <Button size="sm" variant="secondary" onClick={() => set("publishAt", "")}>
+                  Clear schedule
+                </Button>
+              )}
+            </div>
+          )}
           <div className="flex items-start justify-between gap-3">
             <div>
               <p className="text-sm font-medium text-slate-800">Allow API access</p>

@@ -2,13 +2,17 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
+import { Badge } from "~/components/ui/badge";
 import { buttonClasses, Button } from "~/components/ui/button";
 import { EmptyState, Skeleton } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { Table, TBody, Th, THead, Tr } from "~/components/ui/table";
 import { LocalTime } from "~/components/ui/local-time";
+import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, type BlogSortName } from "~/shared/blog-sort";
+import { BLOG_STATUSES, type BlogStatus } from "~/shared/blog-status";
 import { api, errorMessage } from "~/trpc/react";
 import { LoadError } from "./load-error";
 
@@ -16,12 +20,50 @@ const PAGE_SIZE = 10;
 
 type Flag = "isPublic" | "allowApiAccess";
 
+const STATUS_LABELS: Record<BlogStatus, string> = { draft: "Draft", scheduled: "Scheduled", published: "Published" };
+const STATUS_TONES = { draft: "neutral", scheduled: "amber", published: "green" } as const;
+const SORT_LABELS: Record<BlogSortName, string> = {
+  "-createdAt": "Newest first",
+  createdAt: "Oldest first",
+  "-updatedAt": "Recently updated",
+  updatedAt: "Least recently updated",
+  "-publishedAt": "Recently published (unpublished first)",
+  publishedAt: "First published (unpublished last)",
+  title: "Title A–Z",
+  "-title": "Title Z–A",
+};
+
+/**
+ * The list's status filter and sort, read from the address once and written back to it on each
+ * change, so a reload or a shared link keeps them. The component's state is the truth: two quick
+ * changes never build on an address not yet updated.
+ */
+function useListView() {
+  const router = useRouter();
+  const pathname = usePathname() ?? "/dashboard";
+  const params = useSearchParams();
+  const [view, setView] = useState(() => ({
+    status: BLOG_STATUSES.find((s) => s === params?.get("status")),
+    sort: BLOG_SORTS.find((s) => s === params?.get("sort")) ?? DEFAULT_BLOG_SORT_NAME,
+  }));
+  const change = (next: Partial<typeof view>) => {
+    const merged = { ...view, ...next };
+    setView(merged);
+    const query = new URLSearchParams();
+    if (merged.status) query.set("status", merged.status);
+    if (merged.sort !== DEFAULT_BLOG_SORT_NAME) query.set("sort", merged.sort);
+    router.replace(query.size > 0 ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
+  return { ...view, change };
+}
+
 export function BlogsTable() {
   const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState("");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const [toggleError, setToggleError] = useState("");
+  const view = useListView();
 
   // Search as the owner types, once they pause.
   useEffect(() => {
@@ -32,7 +74,7 @@ export function BlogsTable() {
     return () => clearTimeout(timer);
   }, [searchText]);
 
-  const input = { q: search || undefined, page, limit: PAGE_SIZE };
+  const input = { q: search || undefined, page, limit: PAGE_SIZE, status: view.status, sort: view.sort };
   const list = useQuery({
     queryKey: ["blogs.list", input],
     queryFn: async () => (await api.blogs.list.query(input)).data,
@@ -40,7 +82,8 @@ export function BlogsTable() {
   });
 
   const toggle = useMutation({
-    mutationFn: ({ id, ...flags }: { id: string } & Partial<Record<Flag, boolean>>) => api.blogs.update.mutate({ blogId: id, ...flags }),
+    mutationFn: ({ id, ...changes }: { id: string } & Partial<Record<Flag, boolean>> & { publishAt?: null }) =>
+      api.blogs.update.mutate({ blogId: id, ...changes }),
     onMutate: () => setToggleError(""),
     onError: (error) => setToggleError(errorMessage(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["blogs.list"] }),
@@ -65,6 +108,43 @@ export function BlogsTable() {
           onChange={(event) => setSearchText(event.target.value)}
           className="max-w-xs"
         />
+        <span className="flex items-center gap-2 text-sm text-slate-700">
+          <label htmlFor="blog-status">Status</label>
+          <select
+            id="blog-status"
+            value={view.status ?? ""}
+            onChange={(event) => {
+              view.change({ status: BLOG_STATUSES.find((status) => status === event.target.value) });
+              setPage(1);
+            }}
+            className="h-10 rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            <option value="">All</option>
+            {BLOG_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span className="flex items-center gap-2 text-sm text-slate-700">
+          <label htmlFor="blog-sort">Sort</label>
+          <select
+            id="blog-sort"
+            value={view.sort}
+            onChange={(event) => {
+              view.change({ sort: BLOG_SORTS.find((sort) => sort === event.target.value) ?? DEFAULT_BLOG_SORT_NAME });
+              setPage(1);
+            }}
+            className="h-10 max-w-56 rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            {BLOG_SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {SORT_LABELS[sort]}
+              </option>
+            ))}
+          </select>
+        </span>
         <span className="text-sm text-slate-500" aria-live="polite">
           {data ? `${data.pagination.total} blog${data.pagination.total === 1 ? "" : "s"}` : ""}
         </span>
@@ -84,8 +164,10 @@ export function BlogsTable() {
           </div>
         )
       ) : data.blogs.length === 0 ? (
-        search ? (
-          <EmptyState title={`No blog matches “${search}”`}>Try another word, or clear the search.</EmptyState>
+        search || view.status ? (
+          <EmptyState title={search ? `No blog matches “${search}”` : `No ${STATUS_LABELS[view.status!].toLowerCase()} blogs`}>
+            Try another word or status, or clear the search.
+          </EmptyState>
         ) : (
           <EmptyState title="No blogs yet">
             <Link href="/dashboard/blogs/new" className={buttonClasses("primary", "sm", "mt-2")}>
@@ -99,6 +181,7 @@ export function BlogsTable() {
           <THead className="hidden md:table-header-group">
             <tr>
               <Th>Title</Th>
+              <Th>Status</Th>
               <Th>Slug</Th>
               <Th>Public</Th>
               <Th>API access</Th>
@@ -117,6 +200,36 @@ export function BlogsTable() {
                   >
                     {blog.title}
                   </Link>
+                  {blog.tags.length > 0 && (
+                    <ul aria-label={`Tags of ${blog.title}`} className="mt-1 flex flex-wrap gap-1">
+                      {blog.tags.map((tag) => (
+                        <li key={tag}>
+                          <Badge tone="indigo">{tag}</Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td className="col-span-2 min-w-0 p-0 text-sm md:px-3 md:py-2">
+                  <span className="flex flex-wrap items-center gap-2">
+                    <Badge tone={STATUS_TONES[blog.status]}>{STATUS_LABELS[blog.status]}</Badge>
+                    {blog.publishAt && (
+                      <>
+                        <span className="text-xs text-slate-600">
+                          for <LocalTime iso={blog.publishAt} />
+                        </span>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          loading={pending?.id === blog.id && pending.publishAt === null}
+                          onClick={() => toggle.mutate({ id: blog.id, publishAt: null })}
+                          aria-label={`Cancel schedule: ${blog.title}`}
+                        >
+                          Cancel schedule
+                        </Button>
+                      </>
+                    )}
+                  </span>
                 </td>
                 <td className="col-span-2 min-w-0 p-0 font-mono text-xs text-slate-600 md:px-3 md:py-2">
                   <span title={blog.blogSlug} className="block truncate md:max-w-48">

@@ -9,6 +9,8 @@ import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage } from "~/trpc/react";
 import { TRPCClientError } from "@trpc/client";
 import { BlogForm } from "./blog-form";
+import { BlogHistory } from "./blog-history";
+import { SharePreview } from "./share-preview";
 import { LoadError } from "./load-error";
 import { PageHeader } from "./page-header";
 
@@ -61,6 +63,10 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
     );
   }
   const { blog, entityTag } = loaded.data;
+  const reload = async () => {
+    await loaded.refetch();
+    setFormVersion((n) => n + 1);
+  };
   return (
     <>
       <PageHeader title={`Edit “${blog.title}”`} description={created ? "Blog created." : undefined} />
@@ -69,12 +75,24 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
         blog={blog}
         entityTag={entityTag}
         handle={handle}
-        onSaved={(saved, tag) => queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag })}
-        onReload={async () => {
-          await loaded.refetch();
-          setFormVersion((n) => n + 1);
+        onSaved={(saved, tag) => {
+          queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag });
+          void queryClient.invalidateQueries({ queryKey: ["blogs.revisions.list", id] });
         }}
+        onReload={reload}
       />
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <BlogHistory
+          blog={blog}
+          entityTag={entityTag}
+          onRestored={(restored, tag) => {
+            queryClient.setQueryData<LoadedBlog>(queryKey, { blog: restored, entityTag: tag });
+            setFormVersion((n) => n + 1);
+          }}
+          onConflict={() => void reload()}
+        />
+        <SharePreview blogId={blog.id} />
+      </div>
     </>
   );
 }

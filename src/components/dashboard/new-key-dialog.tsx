@@ -1,8 +1,9 @@
 "use client";
 
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { useState, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { Button } from "~/components/ui/button";
+import { CopyButton } from "~/components/ui/copy-button";
 
 /**
  * The key just created or rolled, shown once in a dialog only its "stored" button dismisses:
@@ -34,12 +35,8 @@ function subscribe(listener: () => void) {
 
 export function NewKeyDialog() {
   const current = useSyncExternalStore(subscribe, () => shown, () => null);
-  const [copied, setCopied] = useState(false);
   if (!current) return null;
-  const close = () => {
-    setCopied(false);
-    showNewKey(null);
-  };
+  const close = () => showNewKey(null);
   return (
     <DialogPrimitive.Root open onOpenChange={(open) => !open && close()}>
       <DialogPrimitive.Portal>
@@ -81,23 +78,8 @@ export function NewKeyDialog() {
               // 15px: at 14px Chromium on Linux drops the underscore of DejaVu Sans Mono inside inputs.
               className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-[15px]"
             />
-            <Button
-              variant="secondary"
-              onClick={async () => {
-                try {
-                  await navigator.clipboard.writeText(current.key);
-                  setCopied(true);
-                } catch {
-                  setCopied(false);
-                }
-              }}
-            >
-              {copied ? "Copied" : "Copy key"}
-            </Button>
+            <CopyButton key={current.key} text={current.key} label="Copy key" announce="Key copied to the clipboard" />
           </div>
-          <p role="status" className="sr-only">
-            {copied ? "Key copied to the clipboard" : ""}
-          </p>
           <div className="mt-6 flex justify-end">
             <Button onClick={close}>I have stored the key</Button>
           </div>
