@@ -82,7 +82,7 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await page.getByRole("switch", { name: "Public", exact: true }).click();
     await page.getByLabel("SEO title", { exact: true }).fill(blog.seoTitle);
     await page.getByLabel("SEO description", { exact: true }).fill(blog.seoDescription);
-    await page.getByRole("button", { name: "preview" }).click();
+    await page.getByRole("button", { name: "preview", exact: true }).click();
     await expect(page.getByTestId("markdown-preview").getByRole("heading", { name: "A heading" })).toBeVisible();
     await shot(page, "03-blog-editor-preview");
 

@@ -127,7 +127,7 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("heading", { level: 1 })).toContainText(LONG_WORD);
         await expect(page).toHaveTitle(`Edit “${LONG_WORD} title” · Blog Manager`);
         await expectNoSidewaysScroll(page);
-        await page.getByRole("button", { name: "preview" }).click();
+        await page.getByRole("button", { name: "preview", exact: true }).click();
         const preview = page.getByTestId("markdown-preview");
         await expect(preview.getByRole("table")).toContainText("Requests");
         await expect(preview.locator("del")).toHaveText("wrong");
