@@ -9,6 +9,8 @@ import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
 import { DEMO } from "~/server/demo/seed-demo";
+import { createApiKey } from "~/server/keys/create-api-key";
+import { PERMISSIONS } from "~/shared/permissions";
 import { tempDirMaker } from "../support/temp-dir";
 
 /**
@@ -80,6 +82,24 @@ describe("npm start", () => {
         // One line each, from the launcher, not one per route bundle or request.
         expect(output.split("\n").filter((line) => line.includes("BETTER_AUTH_SECRET"))).toHaveLength(1);
         expect(output.split("\n").filter((line) => line.includes("REDIS_URL"))).toHaveLength(1);
+
+        // The API on embedded PostgreSQL, whose connections share one session: concurrent requests
+        // on several pool connections, none preparing a statement another already has.
+        const embeddedUrl = /at (postgres(?:ql)?:\/\/[^\s"]+)/.exec(output)?.[1];
+        expect(embeddedUrl).toBeDefined();
+        const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: embeddedUrl! }) });
+        try {
+          const account = await createAccount(db, { email: "embedded@example.test", password: "password-123" });
+          const { key } = await createApiKey(db, { accountId: account.id, name: "embedded", permissions: [...PERMISSIONS] });
+          const statuses = await Promise.all(
+            Array.from({ length: 8 }, (_, i) =>
+              fetch(`${baseUrl}/api/v1/blogs?limit=${i + 1}`, { headers: { "x-api-key": key } }).then((response) => response.status),
+            ),
+          );
+          expect(statuses).toEqual(Array(8).fill(200));
+        } finally {
+          await db.$disconnect();
+        }
       } finally {
         run.child.kill("SIGTERM");
         await run.exited;

@@ -3,6 +3,7 @@ import type { SqlPool } from "~/server/db";
 import type { BlogStatus } from "~/shared/blog-status";
 import { DEFAULT_BLOG_SORT_NAME, parseBlogSort, type BlogSortName } from "~/shared/blog-sort";
 import { formatCalendarDate } from "~/shared/calendar-date";
+import { queryPrepared } from "~/server/db/prepared-statement";
 import { listBlogsSql, type ListBlogsRow } from "./list-blogs-sql";
 import { pageOffset, paginate, type Pagination } from "~/server/pagination";
 import { encodeBlogCursor, type BlogCursor } from "./blog-cursor";
@@ -57,7 +58,9 @@ export async function listBlogs(
     toDay: query.to && formatCalendarDate(query.to),
     after: query.after,
   });
-  const { rows } = await sql.query<ListBlogsRow>(text, values);
+  // A tag or a search is left to a plan made for its value: how many blogs it matches decides
+  // between reading the tag index and walking the sort's index, which one generic plan cannot.
+  const { rows } = query.tag || query.search ? await sql.query<ListBlogsRow>(text, values) : await queryPrepared<ListBlogsRow>(sql, text, values);
   const total = rows[0]?.total ?? 0;
   const blogs: BlogView[] = [];
   for (const row of rows) if (row.blog !== null) blogs.push(row.blog);

@@ -1,6 +1,7 @@
 import "server-only";
 import type { SqlPool } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";
+import { queryPrepared } from "~/server/db/prepared-statement";
 import type { Plan } from "~/shared/plans";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "./key-sql";
 import { hashApiKey } from "./api-key";
@@ -27,7 +28,7 @@ export type KeyLookup = { key: AuthenticatedKey } | { rejected: KeyRejection };
 export async function authenticateApiKey(sql: SqlPool, presented: string, now = new Date()): Promise<KeyLookup> {
   const {
     rows: [row],
-  } = await retryIfConnectionLost(() => sql.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]));
+  } = await retryIfConnectionLost(() => queryPrepared<ApiKeyRow>(sql, API_KEY_LOOKUP_SQL, [hashApiKey(presented)]));
   if (!row) return { rejected: "unknown" };
   if (row.deactivatedAt) return { rejected: "deactivated" };
   if (row.graceEndsAt && row.graceEndsAt <= now) return { rejected: "rolled" };
