@@ -3,7 +3,8 @@
  * doing the same work as the app, so the app's figures can be read against what the hardware
  * allows. Identical to the app:
  * - the key from x-api-key, then Authorization: Bearer, then ?api_key=; looked up by SHA-256 with
- *   the same SQL (src/server/keys/key-sql.ts, src/server/blogs/list-blogs-sql.ts); unknown, deactivated, expired -> 401 INVALID_API_KEY;
+ *   the same SQL (src/server/keys/key-sql.ts, src/server/blogs/list-blogs-sql.ts), prepared the same
+ *   way (src/server/db/prepared-statement.ts); unknown, deactivated, expired -> 401 INVALID_API_KEY;
  * - 401s count against the client IP's bucket (100/h, never a 429); permission read:blogs (403
  *   reports the account's state); the account's budget consumed with @upstash/ratelimit's
  *   fixedWindow Lua script (same keys, same arguments) -> X-RateLimit-* headers, 429 with
@@ -24,6 +25,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { Redis } from "ioredis";
 import pg from "pg";
 import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
+import { DEFAULT_BLOG_SORT_NAME } from "~/shared/blog-sort";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 import { hashApiKey } from "~/server/keys/api-key";
 import { entityTag } from "~/server/api/entity-tags";
@@ -31,6 +33,7 @@ import { setRateLimitHeaders, setRetryAfter } from "~/server/api/rate-limit-head
 import { log } from "~/server/log";
 import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/security-headers";
 import { listBlogsSql, type ListBlogsRow } from "~/server/blogs/list-blogs-sql";
+import { queryPrepared } from "~/server/db/prepared-statement";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/keys/key-sql";
 import { createUsageBatcher } from "~/server/usage/usage-batch";
 
@@ -199,7 +202,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     rateHeaders(headers, await consume(`ip:${clientIp(req)}`, 100), "unauthenticated");
     return error(res, 401, headers, logged, "MISSING_API_KEY", "API key is required");
   }
-  const { rows } = await pool.query<ApiKeyRow>(API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
+  const { rows } = await queryPrepared<ApiKeyRow>(pool, API_KEY_LOOKUP_SQL, [hashApiKey(presented)]);
   const key = rows[0];
   const rejected = !key ? "Invalid API key" : key.deactivatedAt ? "API key has been deactivated" : key.graceEndsAt && key.graceEndsAt <= new Date() ? "API key has been rolled" : key.expiresAt && key.expiresAt <= new Date() ? "API key has expired" : null;
   if (!key || rejected) {
@@ -248,18 +251,18 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     toDay: query.to && formatCalendarDate(query.to),
     after: query.after,
   });
-  const result = await pool.query<ListBlogsRow>(text, values);
+  const result = await queryPrepared<ListBlogsRow>(pool, text, values);
   const total = result.rows[0]?.total ?? 0;
   const blogs = [];
   for (const row of result.rows) {
-    if (row.id !== null) blogs.push({ ...row, total: undefined, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() });
+    if (row.blog !== null) blogs.push(row.blog);
   }
   const totalPages = Math.ceil(total / query.limit);
   const hasNext = query.page < totalPages;
   const last = result.rows.at(-1);
   const nextCursor =
     hasNext && last && last.id !== null
-      ? encodeBlogCursor({ createdAt: last.createdAt, id: last.id, page: query.page + 1, limit: query.limit, isPublic: query.isPublic, from: query.from, to: query.to })
+      ? encodeBlogCursor({ sort: DEFAULT_BLOG_SORT_NAME, key: (last.sortKey as Date).toISOString(), id: last.id, page: query.page + 1, limit: query.limit, isPublic: query.isPublic, from: query.from, to: query.to })
       : null;
   send(
     res,

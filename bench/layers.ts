@@ -38,7 +38,7 @@ const contextOptions = (): RequestContextOptions => ({
   url: new URL("http://localhost/api/v1/blogs?limit=10"),
   resHeaders: new Headers(),
   afterResponse: () => {},
-  caller: { kind: "apiKey", key: { id: "cmbenchkey", accountId: scope.accountId, plan: "enterprise", permissions: ["read:blogs"], lastUsedAt: now } },
+  caller: { kind: "apiKey", key: { id: "cmbenchkey", name: "bench", accountId: scope.accountId, plan: "enterprise", permissions: ["read:blogs"], lastUsedAt: now } },
 });
 const context = (options: RequestContextOptions) => ({ db: undefined, sql, ...options }) as unknown as Context;
 const callOpenApi = createOpenApiAdapter({ router: appRouter, createContext: context, successStatus: () => 200 });

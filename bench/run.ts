@@ -253,6 +253,13 @@ async function resetBudgets(): Promise<void> {
   await multi.exec();
 }
 
+/** Where two texts part, with a little of each from there, for a failed check's log line. */
+function firstDifference(a: string, b: string): string {
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  return at === a.length && at === b.length ? "identical" : `from character ${at}: ${JSON.stringify(a.slice(at, at + 80))} vs ${JSON.stringify(b.slice(at, at + 80))}`;
+}
+
 /** Totals against count(*), cursor against page number, statuses of (d), on both servers. */
 async function correctnessChecks(appUrl: string, baselineUrl: string) {
   const get = async (base: string, path: string, key: string) => {
@@ -289,12 +296,15 @@ async function correctnessChecks(appUrl: string, baselineUrl: string) {
     JSON.stringify(byNumber.body.data.pagination) === JSON.stringify(byCursor.body.data.pagination) &&
     JSON.stringify(byCursor.body) === JSON.stringify(baseCursor.body);
   log(`page 10,000 by cursor ${cursorMatches ? "equals" : "DIFFERS FROM"} page 10,000 by number (and the baseline's answer)`);
+  if (!cursorMatches) log(`  by number vs app's cursor: ${firstDifference(JSON.stringify(byNumber.body), JSON.stringify(byCursor.body))}; app's vs baseline's: ${firstDifference(JSON.stringify(byCursor.body), JSON.stringify(baseCursor.body))}`);
   // (a)'s answers: the same body, ETag and headers (their values may differ: request id, date, budget).
   const [appAnswer, baseAnswer] = await Promise.all([appUrl, baselineUrl].map((base) => fetch(`${base}/api/v1/blogs?limit=10`, { headers: { "x-api-key": data.small[0]!.key } })));
   const [appText, baseText] = await Promise.all([appAnswer!.text(), baseAnswer!.text()]);
   const headerNames = (response: Response) => [...response.headers.keys()].filter((name) => !TRANSPORT_HEADERS.has(name)).sort().join(", ");
   const sameBody = appText === baseText && appAnswer!.headers.get("etag") === baseAnswer!.headers.get("etag") && headerNames(appAnswer!) === headerNames(baseAnswer!);
-  log(`app and baseline answers for (a) ${sameBody ? "have identical bodies, ETags and header names" : `DIFFER: headers ${headerNames(appAnswer!)} / ${headerNames(baseAnswer!)}`}`);
+  log(
+    `app and baseline answers for (a) ${sameBody ? "have identical bodies, ETags and header names" : `DIFFER: body ${firstDifference(appText, baseText)}; ETag ${appAnswer!.headers.get("etag")} / ${baseAnswer!.headers.get("etag")}; headers ${headerNames(appAnswer!)} / ${headerNames(baseAnswer!)}`}`,
+  );
   const unknown = await get(appUrl, "/api/v1/blogs", benchKey("nobody"));
   const exhausted = await get(appUrl, "/api/v1/blogs", data.exhausted.key);
   log(`401 check: ${unknown.status} ${unknown.body.error?.code}; 429 check: ${exhausted.status} ${exhausted.body.error?.code}`);

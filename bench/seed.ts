@@ -17,7 +17,7 @@ export const SMALL_ACCOUNTS = 50;
 export const SMALL_BLOGS = 1_000;
 export const BIG_BLOGS = 1_000_000;
 /** Bump when the seeded data changes, so that an older bench database is seeded again. */
-const SHAPE = `v1:${SMALL_ACCOUNTS}x${SMALL_BLOGS}+${BIG_BLOGS}`;
+const SHAPE = `v2:${SMALL_ACCOUNTS}x${SMALL_BLOGS}+${BIG_BLOGS}`;
 /** The big account's blogs are spread over these three years. */
 export const BIG_FROM = "2023-01-01";
 export const BIG_TO = "2025-12-31";
@@ -104,13 +104,13 @@ export async function seedBenchDatabase(serverUrl: string, database: string, log
       FROM generate_series(1, ${SMALL_ACCOUNTS}) AS a, generate_series(1, ${SMALL_BLOGS}) AS g`);
     log(`small accounts seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     // The big account: 1,000,000 blogs evenly over 2023-01-01..2025-12-31 (one every ~94.6 s),
-    // ~90% with API access, ~a third public.
+    // ~90% with API access, ~a third public, one of 50 tags each.
     const span = (Date.parse(`${BIG_TO}T23:59:59Z`) - Date.parse(`${BIG_FROM}T00:00:00Z`)) / BIG_BLOGS;
     await client.query(`
-      INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "isPublic", "allowApiAccess", "seoTitle", "seoDescription", "createdAt", "updatedAt")
+      INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "isPublic", "allowApiAccess", "seoTitle", "seoDescription", "tags", "createdAt", "updatedAt")
       SELECT 'bb_' || lpad(g::text, 7, '0'), 'bench_big', 'Post ' || g, 'post-' || g,
              'Description of post ' || g, repeat('Lorem ipsum dolor sit amet. ', 10), (g * 7919) % 3 = 0, (g * 104729) % 10 <> 0,
-             'SEO title ' || g, 'SEO description ' || g,
+             'SEO title ' || g, 'SEO description ' || g, ARRAY['Topic ' || (g % 50)],
              timestamptz '${BIG_FROM} 00:00:00+00' + ((g - 1) * ${Math.floor(span)}) * interval '1 millisecond',
              timestamptz '${BIG_FROM} 00:00:00+00' + ((g - 1) * ${Math.floor(span)}) * interval '1 millisecond'
       FROM generate_series(1::bigint, ${BIG_BLOGS}) AS g`);
