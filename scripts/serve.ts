@@ -7,7 +7,7 @@
  * or when asked for (`--demo`, SEED_DEMO=1); in production without a key (docs/security.md).
  */
 import { spawn } from "node:child_process";
-import type { Runner } from "graphile-worker";
+import type { JobWorker } from "../src/server/jobs/worker";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
@@ -26,7 +26,7 @@ const seedDemo =
   process.argv.includes("--demo") || process.env.SEED_DEMO === "1" || (mode === "dev" && !process.env.DATABASE_URL && process.env.SEED_DEMO !== "0");
 
 let embedded: EmbeddedPostgres | undefined;
-let webhookWorker: Runner | undefined;
+let webhookWorker: JobWorker | undefined;
 
 /** Ends the launcher with one line saying why: no stack trace for a setting or an unreachable database. */
 async function refuse(reason: string): Promise<never> {

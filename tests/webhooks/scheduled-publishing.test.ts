@@ -49,6 +49,14 @@ const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toI
 const isPublic = async (id: string) => (await sql.query<{ isPublic: boolean }>(`SELECT "isPublic" FROM "blog" WHERE "id" = $1`, [id])).rows[0]!.isPublic;
 const jobsOf = async (id: string) =>
   (await sql.query<{ run_at: Date }>(`SELECT "run_at" FROM graphile_worker.jobs WHERE "key" = $1`, [`blog_publish:${id}`])).rows;
+/** Jobs and named queues still locked: none once every server has stopped (src/server/jobs/worker.ts, releaseLeftLocks). */
+const lockedRows = async () =>
+  (
+    await sql.query<{ locked: number }>(
+      `SELECT (SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL)
+            + (SELECT count(*) FROM graphile_worker._private_job_queues WHERE locked_at IS NOT NULL) AS "locked"`,
+    )
+  ).rows[0]!.locked;
 /** The verified events about one blog, by type. */
 const eventsOf = (id: string, type: string) => verifiedEvents(receiver, secret).filter((event) => event.type === type && event.data.id === id);
 
@@ -110,7 +118,9 @@ describe("a scheduled blog", () => {
     const server = await start();
     const id = await createDraft(server, "Stopped across the moment");
     expect((await api(server, "PATCH", `/blogs/${id}`, { publishAt: inSeconds(3) })).status).toBe(200);
+    // Stopped while the blog.scheduled delivery is taken: nothing stays locked for the next start.
     await stopAll();
+    expect(Number(await lockedRows())).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(await isPublic(id)).toBe(false);
 

@@ -3,7 +3,8 @@ import "server-only";
 // restarts: webhook deliveries (src/server/webhooks/tasks.ts) and scheduled publishing
 // (src/server/blogs/scheduled-publishing.ts). The production server and `npm run dev` run a worker
 // in process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
-import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type Runner, type TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
 import { log } from "~/server/log";
 import { PUBLISHING_TASKS } from "~/server/blogs/scheduled-publishing";
 import { WEBHOOK_TASKS } from "~/server/webhooks/tasks";
@@ -55,10 +56,19 @@ function options(connectionString: string) {
   return { connectionString, logger, taskList: taskList(connectionString), noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
 }
 
+export interface JobWorker {
+  /** Lets the jobs in flight finish, then stops taking jobs. */
+  stop(): Promise<void>;
+}
+
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
-export async function startJobWorker(connectionString: string): Promise<Runner> {
+export async function startJobWorker(connectionString: string): Promise<JobWorker> {
+  const events: WorkerEvents = new EventEmitter();
+  const poolIds: string[] = [];
+  events.on("pool:create", ({ workerPool }) => poolIds.push(workerPool.id));
   const runner = await run({
     ...options(connectionString),
+    events,
     concurrency: CONCURRENT_JOBS,
     pollInterval: POLL_INTERVAL_MS,
     // backfillPeriod 0: an hour missed while stopped is not caught up; the next one does the same work.
@@ -67,7 +77,30 @@ export async function startJobWorker(connectionString: string): Promise<Runner> 
   // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
   for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
   log.info("Job worker started");
-  return runner;
+  return {
+    async stop() {
+      await runner.stop();
+      await releaseLeftLocks(connectionString, poolIds);
+    },
+  };
+}
+
+/**
+ * A job taken from the database as the worker stopped can stay locked by it, and with it its
+ * named queue: every later delivery to that endpoint in the queue would wait for graphile-worker's
+ * 4-hour lock timeout (seen in tests/webhooks/scheduled-publishing.test.ts, a stop right after a
+ * write). Nothing of this worker runs any more, so its locks are released for the next worker.
+ */
+async function releaseLeftLocks(connectionString: string, poolIds: string[]): Promise<void> {
+  if (poolIds.length === 0) return;
+  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
+  try {
+    await utils.forceUnlockWorkers(poolIds);
+  } catch (error) {
+    log.warn({ err: error }, "could not release the stopped job worker's locks");
+  } finally {
+    await utils.release();
+  }
 }
 
 /** Vercel Cron: queues the sweeps and the hourly maintenance, then runs every job that is due and returns. */
