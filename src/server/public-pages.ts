@@ -4,8 +4,9 @@ import { cache } from "react";
 import { markdownToHtml } from "~/lib/markdown";
 import { isValidHandle } from "~/shared/handle";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
-import { findPublicBlog, findPublicOwner, listPublicBlogs, type PublicOwner } from "./blogs/public-blogs";
+import { findPublicBlog, findPublicOwner, listFeedBlogs, listPublicBlogs, type PublicOwner } from "./blogs/public-blogs";
 import { getSqlPool } from "./db";
+import { renderFeed, type FeedFormat } from "./feeds";
 
 /**
  * The public pages' reads. Every hit looks up the owner and the account's public content version
@@ -35,6 +36,7 @@ function versionedCache<V extends object>(sizeOf: (value: V) => number) {
 
 const renderedBlogs = versionedCache<RenderedBlog>((blog) => blog.html.length + blog.title.length + blog.description.length + 1024);
 const indexPages = versionedCache<IndexPage>((page) => page.blogs.reduce((size, blog) => size + blog.title.length + blog.description.length + 256, 64));
+const feeds = versionedCache<{ text: string }>((feed) => feed.text.length);
 
 /** `load()` through `store`, under the owner's id and content version; uncached before the account's first public write. */
 async function cachedForVersion<V extends object>(store: LRUCache<string, V, () => Promise<V | undefined>>, owner: PublicOwner, name: string, load: () => Promise<V | undefined>) {
@@ -63,3 +65,18 @@ export const publicBlog = cache(async (handle: string, blogSlug: string) => {
   });
   return blog ? { blog, author } : null;
 });
+
+/**
+ * An owner's feed in `format`, its links under `origin` (part of the cache key: without a
+ * configured origin each Host gets its own); null for an unknown handle or an account with no public blog.
+ */
+export async function publicFeed(handle: string, format: FeedFormat, origin: string): Promise<{ text: string } | null> {
+  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+  if (!owner) return null;
+  const feed = await cachedForVersion(feeds, owner, `feed:${format}:${origin}`, async () => {
+    const blogs = await listFeedBlogs(getSqlPool(), owner.id);
+    if (blogs.length === 0) return undefined;
+    return { text: renderFeed(format, { origin, owner, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) }) };
+  });
+  return feed ?? null;
+}

@@ -50,6 +50,7 @@ export interface BlogSeed {
   allowApiAccess?: boolean;
   createdAt?: Date;
   description?: string;
+  content?: string;
 }
 
 /** Inserts blogs directly (API access on unless said otherwise); returns their ids in input order. */
@@ -60,6 +61,7 @@ export async function seedBlogs(accountId: string, blogs: BlogSeed[]): Promise<s
     title: blog.title ?? `Blog ${i + 1}`,
     blogSlug: blog.blogSlug ?? `blog-${i + 1}-${randomUUID().slice(0, 8)}`,
     description: blog.description ?? "",
+    content: blog.content ?? "",
     isPublic: blog.isPublic ?? false,
     allowApiAccess: blog.allowApiAccess ?? true,
     createdAt: blog.createdAt ?? new Date(Date.UTC(2025, 0, 1) + i * 60_000),

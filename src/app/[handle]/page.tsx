@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Brand } from "~/components/brand";
 import { formatDate } from "~/lib/format";
 import { parsePublicPage } from "~/server/blogs/public-blogs";
+import { feedAlternates } from "~/server/feeds";
 import { pageOrigin } from "~/server/page-origin";
 import { publicBlogIndex } from "~/server/public-pages";
 
@@ -34,11 +35,12 @@ export async function generateMetadata(props: Params): Promise<Metadata> {
   const name = `${owner.name} (@${owner.handle})`;
   const title = page === 1 ? name : `${name}, page ${page}`;
   const description = `Public blogs of ${owner.name}`;
-  const url = `${await pageOrigin()}${pageHref(owner.handle, page)}`;
+  const origin = await pageOrigin();
+  const url = `${origin}${pageHref(owner.handle, page)}`;
   return {
     title,
     description,
-    alternates: { canonical: url },
+    alternates: { canonical: url, types: feedAlternates(origin, owner) },
     openGraph: { type: "website", url, title, description, siteName: "Blog Manager" },
     twitter: { card: "summary", title, description },
   };

@@ -61,3 +61,16 @@ export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: s
   );
   return rows[0] ?? null;
 }
+
+/** Blogs in a feed (docs/public-blog.md): the newest. */
+export const FEED_SIZE = 20;
+
+/** The account's newest public blogs for its feeds, latest published first, from the same index as the index pages. */
+export async function listFeedBlogs(pool: SqlPool, ownerId: string) {
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date }>(
+    `SELECT "title", "blogSlug", "description", "content", "tags", "publishedAt", "updatedAt" FROM "blog"
+     WHERE "userId" = $1 AND "isPublic" ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2`,
+    [ownerId, FEED_SIZE],
+  );
+  return rows;
+}

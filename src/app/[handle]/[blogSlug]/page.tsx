@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BlogArticle } from "~/components/blog-article";
+import { feedAlternates } from "~/server/feeds";
 import { pageOrigin } from "~/server/page-origin";
 import { publicBlog } from "~/server/public-pages";
 
@@ -17,11 +18,12 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const title = blog.seoTitle || blog.title;
   // Never the site's generic description: a blog without one is described by its title.
   const description = blog.seoDescription || blog.description || `${blog.title}, by ${author.name}`;
-  const url = `${await pageOrigin()}/${author.handle}/${blogSlug}`;
+  const origin = await pageOrigin();
+  const url = `${origin}/${author.handle}/${blogSlug}`;
   return {
     title: { absolute: title },
     description,
-    alternates: { canonical: url },
+    alternates: { canonical: url, types: feedAlternates(origin, author) },
     openGraph: { type: "article", url, title, description, siteName: "Blog Manager", publishedTime: blog.publishedAt.toISOString(), authors: [author.name] },
     twitter: { card: "summary", title, description },
   };

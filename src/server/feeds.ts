@@ -1,0 +1,85 @@
+import "server-only";
+import { Feed, type Author } from "feed";
+
+/**
+ * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
+ * public blogs, each with its full sanitized HTML and absolute links, written by the `feed`
+ * package. Its JSON is JSON Feed 1.0; the one 1.1 change it needs is made here (`authors` lists
+ * instead of `author`, and the version).
+ */
+export const FEED_FORMATS = {
+  rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },
+  atom: { file: "atom.xml", contentType: "application/atom+xml; charset=utf-8" },
+  json: { file: "feed.json", contentType: "application/feed+json; charset=utf-8" },
+} as const;
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+export interface FeedSource {
+  /** The app's origin, for absolute links. */
+  origin: string;
+  owner: { name: string; handle: string };
+  /** Newest first, their Markdown already rendered to sanitized HTML. */
+  blogs: { title: string; blogSlug: string; description: string; html: string; tags: string[]; publishedAt: Date; updatedAt: Date }[];
+}
+
+export function renderFeed(format: FeedFormat, { origin, owner, blogs }: FeedSource): string {
+  const home = `${origin}/${owner.handle}`;
+  const author: Author = { name: owner.name, link: home };
+  const feed = new Feed({
+    id: home,
+    link: home,
+    title: `${owner.name} (@${owner.handle})`,
+    description: `Public blogs of ${owner.name}`,
+    updated: new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime()))),
+    generator: "Blog Manager",
+    feedLinks: Object.fromEntries(Object.entries(FEED_FORMATS).map(([name, { file }]) => [name, `${home}/${file}`])),
+    author,
+  });
+  for (const blog of blogs) {
+    const url = `${home}/${blog.blogSlug}`;
+    feed.addItem({
+      id: url,
+      link: url,
+      title: blog.title,
+      description: blog.description || undefined,
+      content: blog.html,
+      date: blog.updatedAt,
+      published: blog.publishedAt,
+      author: [author],
+      category: blog.tags.map((name) => ({ name })),
+    });
+  }
+  if (format === "rss") return feed.rss2();
+  if (format === "atom") return feed.atom1();
+  return jsonFeed11(feed.json1());
+}
+
+type JsonFeedAuthor = { name?: string; url?: string };
+type JsonFeed10 = { author?: JsonFeedAuthor; items: { author?: JsonFeedAuthor }[] } & Record<string, unknown>;
+
+/** JSON Feed 1.0 as `feed` writes it, made 1.1: `authors` arrays replace `author`. */
+function jsonFeed11(json10: string): string {
+  const { author, items, ...feed } = JSON.parse(json10) as JsonFeed10;
+  return JSON.stringify(
+    {
+      ...feed,
+      version: "https://jsonfeed.org/version/1.1",
+      ...(author && { authors: [author] }),
+      items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, ...(itemAuthor && { authors: [itemAuthor] }) })),
+    },
+    null,
+    2,
+  );
+}
+
+/** The `<link rel="alternate">` entries of an owner's feeds, as Next's Metadata `alternates.types` writes them. */
+export function feedAlternates(origin: string, owner: { name: string; handle: string }): Record<string, { url: string; title: string }[]> {
+  const home = `${origin}/${owner.handle}`;
+  const titles = { rss: "RSS", atom: "Atom", json: "JSON Feed" } satisfies Record<FeedFormat, string>;
+  return Object.fromEntries(
+    Object.entries(FEED_FORMATS).map(([format, { file, contentType }]) => [
+      contentType.split(";")[0]!,
+      [{ url: `${home}/${file}`, title: `${owner.name} (${titles[format as FeedFormat]})` }],
+    ]),
+  );
+}
