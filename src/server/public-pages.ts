@@ -4,9 +4,10 @@ import { cache } from "react";
 import { markdownToHtml } from "~/lib/markdown";
 import { isValidHandle } from "~/shared/handle";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
-import { findPublicBlog, findPublicOwner, listFeedBlogs, listPublicBlogs, type PublicOwner } from "./blogs/public-blogs";
+import { findPublicBlog, findPublicOwner, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, type PublicOwner } from "./blogs/public-blogs";
 import { getSqlPool } from "./db";
 import { renderFeed, type FeedFormat } from "./feeds";
+import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
 
 /**
  * The public pages' reads. Every hit looks up the owner and the account's public content version
@@ -36,7 +37,8 @@ function versionedCache<V extends object>(sizeOf: (value: V) => number) {
 
 const renderedBlogs = versionedCache<RenderedBlog>((blog) => blog.html.length + blog.title.length + blog.description.length + 1024);
 const indexPages = versionedCache<IndexPage>((page) => page.blogs.reduce((size, blog) => size + blog.title.length + blog.description.length + 256, 64));
-const feeds = versionedCache<{ text: string }>((feed) => feed.text.length);
+/** Feeds and sitemaps, as the text served. */
+const documents = versionedCache<{ text: string }>((document) => document.text.length);
 
 /** `load()` through `store`, under the owner's id and content version; uncached before the account's first public write. */
 async function cachedForVersion<V extends object>(store: LRUCache<string, V, () => Promise<V | undefined>>, owner: PublicOwner, name: string, load: () => Promise<V | undefined>) {
@@ -73,10 +75,27 @@ export const publicBlog = cache(async (handle: string, blogSlug: string) => {
 export async function publicFeed(handle: string, format: FeedFormat, origin: string): Promise<{ text: string } | null> {
   const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
   if (!owner) return null;
-  const feed = await cachedForVersion(feeds, owner, `feed:${format}:${origin}`, async () => {
+  const feed = await cachedForVersion(documents, owner, `feed:${format}:${origin}`, async () => {
     const blogs = await listFeedBlogs(getSqlPool(), owner.id);
     if (blogs.length === 0) return undefined;
     return { text: renderFeed(format, { origin, owner, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) }) };
   });
   return feed ?? null;
+}
+
+/** An owner's sitemap (links under `origin`, as for feeds); null for an unknown handle or an account with no public blog. */
+export async function publicSitemap(handle: string, origin: string): Promise<{ text: string } | null> {
+  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+  if (!owner) return null;
+  const sitemap = await cachedForVersion(documents, owner, `sitemap:${origin}`, async () => {
+    // The owner's index page takes one of the sitemap's addresses.
+    const blogs = await listSitemapBlogs(getSqlPool(), owner.id, SITEMAP_MAX_URLS - 1);
+    return blogs.length === 0 ? undefined : { text: await renderOwnerSitemap(origin, owner.handle, blogs) };
+  });
+  return sitemap ?? null;
+}
+
+/** The sitemap index: one entry per owner with a public blog. Read afresh each time (no one account's version covers it). */
+export async function publicSitemapIndex(origin: string): Promise<string> {
+  return renderSitemapIndex(origin, await listSitemapOwners(getSqlPool(), SITEMAP_MAX_URLS));
 }

@@ -74,3 +74,22 @@ export async function listFeedBlogs(pool: SqlPool, ownerId: string) {
   );
   return rows;
 }
+
+/** The owners with a public blog, by handle, with their public blogs' last change: the sitemap index's entries. */
+export async function listSitemapOwners(pool: SqlPool, limit: number) {
+  const { rows } = await pool.query<{ handle: string; lastmod: Date }>(
+    `SELECT u."handle", max(b."updatedAt") AS "lastmod" FROM "blog" AS b JOIN "user" AS u ON u."id" = b."userId"
+     WHERE b."isPublic" GROUP BY u."handle" ORDER BY u."handle" LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** The account's public blogs for its sitemap, latest published first, at most `limit`. */
+export async function listSitemapBlogs(pool: SqlPool, ownerId: string, limit: number) {
+  const { rows } = await pool.query<{ blogSlug: string; updatedAt: Date }>(
+    `SELECT "blogSlug", "updatedAt" FROM "blog" WHERE "userId" = $1 AND "isPublic" ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2`,
+    [ownerId, limit],
+  );
+  return rows;
+}

@@ -1,0 +1,34 @@
+import "server-only";
+import { Readable } from "node:stream";
+import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, type SitemapItemLoose } from "sitemap";
+
+/**
+ * The sitemaps (docs/public-blog.md), written by the `sitemap` package: `/sitemap.xml` indexes one
+ * sitemap per owner with a public blog, `/{handle}/sitemap.xml` lists the owner's index page and
+ * public blogs, each with its last change. A sitemap holds at most 50,000 addresses.
+ */
+export const SITEMAP_MAX_URLS = 50_000;
+
+/** No image, video, news or xhtml extensions: plain addresses and their last change. */
+const PLAIN = { news: false, video: false, xhtml: false, image: false };
+
+async function written(items: (IndexItem | SitemapItemLoose)[], stream: SitemapStream | SitemapIndexStream): Promise<string> {
+  return (await streamToPromise(Readable.from(items).pipe(stream))).toString();
+}
+
+export function renderSitemapIndex(origin: string, owners: { handle: string; lastmod: Date }[]): Promise<string> {
+  return written(
+    owners.map((owner) => ({ url: `${origin}/${owner.handle}/sitemap.xml`, lastmod: owner.lastmod.toISOString() })),
+    new SitemapIndexStream(),
+  );
+}
+
+/** The owner's index page (changed when its newest blog did) and each public blog, newest first. */
+export function renderOwnerSitemap(origin: string, handle: string, blogs: { blogSlug: string; updatedAt: Date }[]): Promise<string> {
+  const home = `${origin}/${handle}`;
+  const newest = new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime())));
+  return written(
+    [{ url: home, lastmod: newest.toISOString() }, ...blogs.map((blog) => ({ url: `${home}/${blog.blogSlug}`, lastmod: blog.updatedAt.toISOString() }))],
+    new SitemapStream({ xmlns: PLAIN }),
+  );
+}
