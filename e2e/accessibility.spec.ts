@@ -39,7 +39,7 @@ for (const viewport of VIEWPORTS) {
     const run = `${viewport.name}-${Date.now().toString(36)}`;
     const owner = { name: "Axe Owner", handle: `axe-${run}`, email: `axe-${run}@example.test` };
     await signUp(page, owner);
-    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.", isPublic: true })).data;
+    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.", isPublic: true, tags: ["Axe tag"] })).data;
     const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
 
     await visit("/dashboard", () => expect(page.getByText("Readable by everyone").first()).toBeVisible());
@@ -54,6 +54,7 @@ for (const viewport of VIEWPORTS) {
     await visit("/dashboard/no-such-page", () => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible());
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
+    await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
     await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
 
     await context.close();

@@ -3,10 +3,11 @@ import type { ReactNode } from "react";
 import { Brand } from "~/components/brand";
 import { RenderedMarkdown } from "~/components/markdown";
 import { formatDate } from "~/lib/format";
+import { tagSlug } from "~/shared/tags";
 
 /**
  * A blog as readers see it: the public page, and its preview (/preview/{token}), which shows it
- * exactly so, below `banner`. `publishedAt` null: not published yet.
+ * exactly so, below `banner`. `publishedAt` null: not published yet. Each tag links to its page.
  */
 export function BlogArticle({
   title,
@@ -14,6 +15,7 @@ export function BlogArticle({
   html,
   author,
   publishedAt,
+  tags,
   banner,
 }: {
   title: string;
@@ -21,6 +23,7 @@ export function BlogArticle({
   html: string;
   author: { name: string; handle: string };
   publishedAt: Date | null;
+  tags: string[];
   banner?: ReactNode;
 }) {
   return (
@@ -39,6 +42,20 @@ export function BlogArticle({
               </Link>{" "}
               · {publishedAt ? formatDate(publishedAt.toISOString()) : "Not published yet"}
             </p>
+            {tags.length > 0 && (
+              <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
+                {tags.map((tag) => (
+                  <li key={tag}>
+                    <Link
+                      href={`/${author.handle}/tags/${tagSlug(tag)}`}
+                      className="inline-block rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-200"
+                    >
+                      {tag}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
           </header>
           <div className="mt-8">
             <RenderedMarkdown html={html} />

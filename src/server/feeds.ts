@@ -18,21 +18,29 @@ export interface FeedSource {
   /** The app's origin, for absolute links. */
   origin: string;
   owner: { name: string; handle: string };
+  /** A tag's feed: of the owner's blogs carrying it, at its page's address. */
+  tag?: { name: string; slug: string };
   /** Newest first, their Markdown already rendered to sanitized HTML. */
   blogs: { title: string; blogSlug: string; description: string; html: string; tags: string[]; publishedAt: Date; updatedAt: Date }[];
 }
 
-export function renderFeed(format: FeedFormat, { origin, owner, blogs }: FeedSource): string {
+/** The page a feed belongs to: the owner's index, or their tag's page. */
+export function feedPage(origin: string, handle: string, tag?: { slug: string }): string {
+  return tag ? `${origin}/${handle}/tags/${tag.slug}` : `${origin}/${handle}`;
+}
+
+export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: FeedSource): string {
   const home = `${origin}/${owner.handle}`;
+  const page = feedPage(origin, owner.handle, tag);
   const author: Author = { name: owner.name, link: home };
   const feed = new Feed({
-    id: home,
-    link: home,
-    title: `${owner.name} (@${owner.handle})`,
-    description: `Public blogs of ${owner.name}`,
+    id: page,
+    link: page,
+    title: tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`,
+    description: tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`,
     updated: new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime()))),
     generator: "Blog Manager",
-    feedLinks: Object.fromEntries(Object.entries(FEED_FORMATS).map(([name, { file }]) => [name, `${home}/${file}`])),
+    feedLinks: Object.fromEntries(Object.entries(FEED_FORMATS).map(([name, { file }]) => [name, `${page}/${file}`])),
     author,
   });
   for (const blog of blogs) {
@@ -72,14 +80,15 @@ function jsonFeed11(json10: string): string {
   );
 }
 
-/** The `<link rel="alternate">` entries of an owner's feeds, as Next's Metadata `alternates.types` writes them. */
-export function feedAlternates(origin: string, owner: { name: string; handle: string }): Record<string, { url: string; title: string }[]> {
-  const home = `${origin}/${owner.handle}`;
+/** The `<link rel="alternate">` entries of an owner's feeds (or a tag's), as Next's Metadata `alternates.types` writes them. */
+export function feedAlternates(origin: string, owner: { name: string; handle: string }, tag?: { name: string; slug: string }): Record<string, { url: string; title: string }[]> {
+  const page = feedPage(origin, owner.handle, tag);
   const titles = { rss: "RSS", atom: "Atom", json: "JSON Feed" } satisfies Record<FeedFormat, string>;
+  const name = tag ? `${tag.name}, by ${owner.name}` : owner.name;
   return Object.fromEntries(
     Object.entries(FEED_FORMATS).map(([format, { file, contentType }]) => [
       contentType.split(";")[0]!,
-      [{ url: `${home}/${file}`, title: `${owner.name} (${titles[format as FeedFormat]})` }],
+      [{ url: `${page}/${file}`, title: `${name} (${titles[format as FeedFormat]})` }],
     ]),
   );
 }

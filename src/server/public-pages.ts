@@ -4,7 +4,8 @@ import { cache } from "react";
 import { markdownToHtml } from "~/lib/markdown";
 import { isValidHandle } from "~/shared/handle";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
-import { findPublicBlog, findPublicOwner, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, type PublicOwner } from "./blogs/public-blogs";
+import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
+import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, type PublicOwner } from "./blogs/public-blogs";
 import { getSqlPool } from "./db";
 import { renderFeed, type FeedFormat } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
@@ -24,7 +25,7 @@ const CACHE_SIZE = 16 * 1024 * 1024;
 
 type PublicBlog = NonNullable<Awaited<ReturnType<typeof findPublicBlog>>>;
 type RenderedBlog = Omit<PublicBlog, "content"> & { html: string };
-type IndexPage = Awaited<ReturnType<typeof listPublicBlogs>>;
+type IndexPage = Awaited<ReturnType<typeof listPublicBlogs>> & { tag: Awaited<ReturnType<typeof findPublicTag>> };
 
 /** A cache whose concurrent misses of one key share a single load (lru-cache's fetch). */
 function versionedCache<V extends object>(sizeOf: (value: V) => number) {
@@ -46,11 +47,21 @@ async function cachedForVersion<V extends object>(store: LRUCache<string, V, () 
   return store.fetch(`${owner.id}:${owner.contentVersion}:${name}`, { context: load });
 }
 
-/** The owner of `handle` (null when unknown) and page `page` of their public blogs, newest first. */
-export const publicBlogIndex = cache(async (handle: string, page: number) => {
-  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+/** A tag's slug in a public address: what tagSlug makes of it, itself (src/shared/tags.ts). */
+export const isTagSlug = (value: string) => value.length > 0 && value.length <= 2 * TAG_MAX_LENGTH && tagSlug(value) === value;
+
+/**
+ * The owner of `handle` and page `page` of their public blogs, newest first; with a tag's slug,
+ * of those carrying it, and the tag as written. Null for an unknown handle, or a tag no public blog carries.
+ */
+export const publicBlogIndex = cache(async (handle: string, page: number, slug?: string) => {
+  const owner = isValidHandle(handle) && (slug === undefined || isTagSlug(slug)) ? await findPublicOwner(getSqlPool(), handle) : null;
   if (!owner) return null;
-  const index = await cachedForVersion(indexPages, owner, String(page), () => listPublicBlogs(getSqlPool(), owner.id, page));
+  const index = await cachedForVersion(indexPages, owner, `${slug ?? ""}:${page}`, async () => {
+    const tag = slug === undefined ? null : await findPublicTag(getSqlPool(), owner.id, slug);
+    if (slug !== undefined && !tag) return undefined;
+    return { tag, ...(await listPublicBlogs(getSqlPool(), owner.id, page, slug)) };
+  });
   return index ? { owner, ...index } : null;
 });
 
@@ -72,13 +83,15 @@ export const publicBlog = cache(async (handle: string, blogSlug: string) => {
  * An owner's feed in `format`, its links under `origin` (part of the cache key: without a
  * configured origin each Host gets its own); null for an unknown handle or an account with no public blog.
  */
-export async function publicFeed(handle: string, format: FeedFormat, origin: string): Promise<{ text: string } | null> {
-  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+export async function publicFeed(handle: string, format: FeedFormat, origin: string, slug?: string): Promise<{ text: string } | null> {
+  const owner = isValidHandle(handle) && (slug === undefined || isTagSlug(slug)) ? await findPublicOwner(getSqlPool(), handle) : null;
   if (!owner) return null;
-  const feed = await cachedForVersion(documents, owner, `feed:${format}:${origin}`, async () => {
-    const blogs = await listFeedBlogs(getSqlPool(), owner.id);
+  const feed = await cachedForVersion(documents, owner, `feed:${format}:${slug ?? ""}:${origin}`, async () => {
+    const tag = slug === undefined ? undefined : await findPublicTag(getSqlPool(), owner.id, slug);
+    if (tag === null) return undefined;
+    const blogs = await listFeedBlogs(getSqlPool(), owner.id, slug);
     if (blogs.length === 0) return undefined;
-    return { text: renderFeed(format, { origin, owner, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) }) };
+    return { text: renderFeed(format, { origin, owner, tag, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) }) };
   });
   return feed ?? null;
 }

@@ -51,6 +51,7 @@ export interface BlogSeed {
   createdAt?: Date;
   description?: string;
   content?: string;
+  tags?: string[];
 }
 
 /** Inserts blogs directly (API access on unless said otherwise); returns their ids in input order. */
@@ -62,6 +63,7 @@ export async function seedBlogs(accountId: string, blogs: BlogSeed[]): Promise<s
     blogSlug: blog.blogSlug ?? `blog-${i + 1}-${randomUUID().slice(0, 8)}`,
     description: blog.description ?? "",
     content: blog.content ?? "",
+    tags: blog.tags ?? [],
     isPublic: blog.isPublic ?? false,
     allowApiAccess: blog.allowApiAccess ?? true,
     createdAt: blog.createdAt ?? new Date(Date.UTC(2025, 0, 1) + i * 60_000),

@@ -59,6 +59,7 @@ export interface PreviewedBlog {
   title: string;
   description: string;
   content: string;
+  tags: string[];
   publishedAt: Date | null;
   authorName: string;
   authorHandle: string;
@@ -69,7 +70,7 @@ export interface PreviewedBlog {
 export async function findPreviewedBlog(sql: SqlPool, token: string): Promise<PreviewedBlog | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const { rows } = await sql.query<PreviewedBlog>(
-    `SELECT b."title", b."description", b."content", b."publishedAt", u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
+    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
      FROM "preview_link" AS p JOIN "blog" AS b ON b."id" = p."blogId" JOIN "user" AS u ON u."id" = b."userId"
      WHERE p."tokenHash" = $1 AND p."expiresAt" > now()`,
     [hashToken(token)],

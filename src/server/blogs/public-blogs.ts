@@ -42,20 +42,21 @@ export function parsePublicPage(value: string | string[] | undefined): number | 
  * "isPublic", "publishedAt" DESC, "id" DESC), so deep pages skip index entries only, then their
  * rows by key. A public blog always has its publishedAt (the publishing migration's trigger).
  */
-export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number) {
+export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number, tagSlug?: string) {
   const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; publishedAt: Date }>(
     `SELECT b."title", b."blogSlug", b."description", b."publishedAt" FROM "blog" AS b
-     WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
+     WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ${tagSlug ? `AND "tagSlugs" @> ARRAY[$4]::text[]` : ""}
+                      ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
      ORDER BY b."publishedAt" DESC, b."id" DESC`,
-    [ownerId, PUBLIC_PAGE_SIZE + 1, pageOffset(page, PUBLIC_PAGE_SIZE)],
+    [ownerId, PUBLIC_PAGE_SIZE + 1, pageOffset(page, PUBLIC_PAGE_SIZE), ...(tagSlug ? [tagSlug] : [])],
   );
   return { blogs: rows.slice(0, PUBLIC_PAGE_SIZE), hasOlder: rows.length > PUBLIC_PAGE_SIZE };
 }
 
 /** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
 export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
-  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; publishedAt: Date }>(
-    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "publishedAt" FROM "blog"
+  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; tags: string[]; publishedAt: Date }>(
+    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "tags", "publishedAt" FROM "blog"
      WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic"`,
     [ownerId, blogSlug],
   );
@@ -65,14 +66,25 @@ export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: s
 /** Blogs in a feed (docs/public-blog.md): the newest. */
 export const FEED_SIZE = 20;
 
-/** The account's newest public blogs for its feeds, latest published first, from the same index as the index pages. */
-export async function listFeedBlogs(pool: SqlPool, ownerId: string) {
+/** The account's newest public blogs (with a tag: carrying it) for its feeds, latest published first, from the same index as the index pages. */
+export async function listFeedBlogs(pool: SqlPool, ownerId: string, tagSlug?: string) {
   const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date }>(
     `SELECT "title", "blogSlug", "description", "content", "tags", "publishedAt", "updatedAt" FROM "blog"
-     WHERE "userId" = $1 AND "isPublic" ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2`,
-    [ownerId, FEED_SIZE],
+     WHERE "userId" = $1 AND "isPublic" ${tagSlug ? `AND "tagSlugs" @> ARRAY[$3]::text[]` : ""} ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2`,
+    [ownerId, FEED_SIZE, ...(tagSlug ? [tagSlug] : [])],
   );
   return rows;
+}
+
+/** A tag of the account's public blogs as its newest public blog writes it; null when no public blog carries it. */
+export async function findPublicTag(pool: SqlPool, ownerId: string, tagSlug: string): Promise<{ name: string; slug: string } | null> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT t."name" FROM "blog" AS b CROSS JOIN LATERAL unnest(b."tags") AS t("name")
+     WHERE b."userId" = $1 AND b."isPublic" AND b."tagSlugs" @> ARRAY[$2]::text[] AND "blog_tag_slug"(t."name") = $2
+     ORDER BY b."publishedAt" DESC, b."id" DESC LIMIT 1`,
+    [ownerId, tagSlug],
+  );
+  return rows[0] ? { name: rows[0].name, slug: tagSlug } : null;
 }
 
 /** The owners with a public blog, by handle, with their public blogs' last change: the sitemap index's entries. */

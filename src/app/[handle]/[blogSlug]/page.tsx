@@ -35,5 +35,5 @@ export default async function PublicBlogPage({ params }: Params) {
   const found = await publicBlog(handle, blogSlug);
   if (!found) notFound();
   const { blog, author } = found;
-  return <BlogArticle title={blog.title} description={blog.description} html={blog.html} author={author} publishedAt={blog.publishedAt} />;
+  return <BlogArticle title={blog.title} description={blog.description} html={blog.html} author={author} publishedAt={blog.publishedAt} tags={blog.tags} />;
 }

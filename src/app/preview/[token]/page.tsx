@@ -36,6 +36,7 @@ export default async function PreviewPage({ params }: Params) {
       html={markdownToHtml(blog.content)}
       author={{ name: blog.authorName, handle: blog.authorHandle }}
       publishedAt={blog.publishedAt}
+      tags={blog.tags}
       banner={banner}
     />
   );
