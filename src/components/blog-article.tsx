@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Brand } from "~/components/brand";
 import { RenderedMarkdown } from "~/components/markdown";
 import { formatDate } from "~/lib/format";
-import { tagSlug } from "~/shared/tags";
+import { tagPagePath, tagSlug } from "~/shared/tags";
 
 /**
  * A blog as readers see it: the public page, and its preview (/preview/{token}), which shows it
@@ -47,7 +47,7 @@ export function BlogArticle({
                 {tags.map((tag) => (
                   <li key={tag}>
                     <Link
-                      href={`/${author.handle}/tags/${tagSlug(tag)}`}
+                      href={tagPagePath(author.handle, tagSlug(tag))}
                       className="inline-block rounded-full bg-slate-100 px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-200"
                     >
                       {tag}

@@ -1,5 +1,6 @@
 import "server-only";
 import { Feed, type Author } from "feed";
+import { tagPagePath } from "~/shared/tags";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
@@ -26,7 +27,7 @@ export interface FeedSource {
 
 /** The page a feed belongs to: the owner's index, or their tag's page. */
 export function feedPage(origin: string, handle: string, tag?: { slug: string }): string {
-  return tag ? `${origin}/${handle}/tags/${tag.slug}` : `${origin}/${handle}`;
+  return tag ? `${origin}${tagPagePath(handle, tag.slug)}` : `${origin}/${handle}`;
 }
 
 export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: FeedSource): string {

@@ -50,12 +50,17 @@ async function cachedForVersion<V extends object>(store: LRUCache<string, V, () 
 /** A tag's slug in a public address: what tagSlug makes of it, itself (src/shared/tags.ts). */
 export const isTagSlug = (value: string) => value.length > 0 && value.length <= 2 * TAG_MAX_LENGTH && tagSlug(value) === value;
 
+/** The account behind a public address: a valid handle and, when given, a tag's slug; null otherwise or when unknown. */
+async function publicOwner(handle: string, slug?: string): Promise<PublicOwner | null> {
+  return isValidHandle(handle) && (slug === undefined || isTagSlug(slug)) ? findPublicOwner(getSqlPool(), handle) : null;
+}
+
 /**
  * The owner of `handle` and page `page` of their public blogs, newest first; with a tag's slug,
  * of those carrying it, and the tag as written. Null for an unknown handle, or a tag no public blog carries.
  */
 export const publicBlogIndex = cache(async (handle: string, page: number, slug?: string) => {
-  const owner = isValidHandle(handle) && (slug === undefined || isTagSlug(slug)) ? await findPublicOwner(getSqlPool(), handle) : null;
+  const owner = await publicOwner(handle, slug);
   if (!owner) return null;
   const index = await cachedForVersion(indexPages, owner, `${slug ?? ""}:${page}`, async () => {
     const tag = slug === undefined ? null : await findPublicTag(getSqlPool(), owner.id, slug);
@@ -84,7 +89,7 @@ export const publicBlog = cache(async (handle: string, blogSlug: string) => {
  * configured origin each Host gets its own); null for an unknown handle or an account with no public blog.
  */
 export async function publicFeed(handle: string, format: FeedFormat, origin: string, slug?: string): Promise<{ text: string } | null> {
-  const owner = isValidHandle(handle) && (slug === undefined || isTagSlug(slug)) ? await findPublicOwner(getSqlPool(), handle) : null;
+  const owner = await publicOwner(handle, slug);
   if (!owner) return null;
   const feed = await cachedForVersion(documents, owner, `feed:${format}:${slug ?? ""}:${origin}`, async () => {
     const tag = slug === undefined ? undefined : await findPublicTag(getSqlPool(), owner.id, slug);
@@ -98,7 +103,7 @@ export async function publicFeed(handle: string, format: FeedFormat, origin: str
 
 /** An owner's sitemap (links under `origin`, as for feeds); null for an unknown handle or an account with no public blog. */
 export async function publicSitemap(handle: string, origin: string): Promise<{ text: string } | null> {
-  const owner = isValidHandle(handle) ? await findPublicOwner(getSqlPool(), handle) : null;
+  const owner = await publicOwner(handle);
   if (!owner) return null;
   const sitemap = await cachedForVersion(documents, owner, `sitemap:${origin}`, async () => {
     // The owner's index page takes one of the sitemap's addresses.

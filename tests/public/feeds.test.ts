@@ -4,7 +4,7 @@
 // ETags and 304s; 404 for an unknown handle or an account with no public blog.
 import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, getPath, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 
 const parser = new Parser();
 const FEEDS = [
@@ -13,7 +13,6 @@ const FEEDS = [
   { file: "feed.json", contentType: "application/feed+json; charset=utf-8" },
 ] as const;
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, apiBaseUrl()), { headers });
 
 interface FeedItem {
   title: string;
@@ -23,7 +22,7 @@ interface FeedItem {
 
 /** The items of one of the owner's feeds, newest first, whichever its format. */
 async function feedItems(handle: string, file: (typeof FEEDS)[number]["file"]): Promise<FeedItem[]> {
-  const response = await get(`/${handle}/${file}`);
+  const response = await getPath(`/${handle}/${file}`);
   expect(response.status).toBe(200);
   const text = await response.text();
   if (file === "feed.json") {
@@ -64,7 +63,7 @@ beforeAll(async () => {
 
 describe("an owner's feeds", () => {
   it.each(FEEDS)("$file: the 20 newest public blogs, newest first, with absolute links and sanitized HTML", async ({ file, contentType }) => {
-    const response = await get(`/${account.handle}/${file}`);
+    const response = await getPath(`/${account.handle}/${file}`);
     expect(response.headers.get("content-type")).toBe(contentType);
     const items = await feedItems(account.handle, file);
     expect(items.map((item) => item.title)).toEqual(Array.from({ length: 20 }, (_, i) => `Post ${21 - i}`));
@@ -77,7 +76,7 @@ describe("an owner's feeds", () => {
   it("are linked from the index and the blog pages", async () => {
     const { name } = await db().user.findUniqueOrThrow({ where: { id: account.id } });
     for (const path of [`/${account.handle}`, `/${account.handle}/post-3`]) {
-      const html = await (await get(path)).text();
+      const html = await (await getPath(path)).text();
       for (const [type, file, title] of [
         ["application/rss+xml", "feed.xml", "RSS"],
         ["application/atom+xml", "atom.xml", "Atom"],
@@ -89,18 +88,18 @@ describe("an owner's feeds", () => {
   });
 
   it("show a change at the next request, and answer If-None-Match with a 304", async () => {
-    const before = await get(`/${account.handle}/feed.xml`);
+    const before = await getPath(`/${account.handle}/feed.xml`);
     const etag = before.headers.get("etag")!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(before.headers.get("cache-control")).toMatch(/^(public|private), no-cache$/);
-    const unchanged = await get(`/${account.handle}/feed.xml`, { "if-none-match": etag });
+    const unchanged = await getPath(`/${account.handle}/feed.xml`, { "if-none-match": etag });
     expect(unchanged.status).toBe(304);
     expect(unchanged.headers.get("etag")).toBe(etag);
     expect(await unchanged.text()).toBe("");
 
     // Plain SQL, as any writer: the account's content version moves with it.
     await db().$executeRawUnsafe(`UPDATE "blog" SET "title" = 'Post 21, edited' WHERE "userId" = $1 AND "blogSlug" = 'post-21'`, account.id);
-    const after = await get(`/${account.handle}/feed.xml`, { "if-none-match": etag });
+    const after = await getPath(`/${account.handle}/feed.xml`, { "if-none-match": etag });
     expect(after.status).toBe(200);
     expect(after.headers.get("etag")).not.toBe(etag);
     for (const { file } of FEEDS) expect((await feedItems(account.handle, file))[0]!.title).toBe("Post 21, edited");
@@ -109,7 +108,7 @@ describe("an owner's feeds", () => {
   it.each(FEEDS)("$file: 404 for an unknown handle and for an account with no public blog", async ({ file }) => {
     const empty = await createTestAccount();
     for (const handle of ["no-such-handle-anywhere", empty.handle]) {
-      const response = await get(`/${handle}/${file}`);
+      const response = await getPath(`/${handle}/${file}`);
       expect(response.status).toBe(404);
       expect(response.headers.get("cache-control")).toBe("no-store");
     }

@@ -5,9 +5,8 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { validateXML } from "xmllint-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, getPath, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, apiBaseUrl()), { headers });
 
 /** The `sitemap` package's copy of the sitemaps.org urlset schema, and the index schema written from the protocol. */
 const URLSET_SCHEMA = fileURLToPath(new URL("../../node_modules/sitemap/schema/sitemap.xsd", import.meta.url));
@@ -43,7 +42,7 @@ beforeAll(async () => {
 
 describe("sitemaps", () => {
   it("an owner's sitemap: the index page and exactly the public blogs, valid against the urlset schema", async () => {
-    const response = await get(`/${account.handle}/sitemap.xml`);
+    const response = await getPath(`/${account.handle}/sitemap.xml`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
     const xml = await response.text();
@@ -54,19 +53,19 @@ describe("sitemaps", () => {
 
   it("the index: this owner's sitemap, never one of an account without a public blog, valid against the index schema", async () => {
     const empty = await createTestAccount();
-    const xml = await (await get("/sitemap.xml")).text();
+    const xml = await (await getPath("/sitemap.xml")).text();
     await expectValid(xml, INDEX_SCHEMA);
     expect(locs(xml)).toContain(`${origin}/${account.handle}/sitemap.xml`);
     expect(locs(xml)).not.toContain(`${origin}/${empty.handle}/sitemap.xml`);
-    expect((await get(`/${empty.handle}/sitemap.xml`)).status).toBe(404);
+    expect((await getPath(`/${empty.handle}/sitemap.xml`)).status).toBe(404);
   });
 
   it("show a change at the next request, and answer If-None-Match with a 304", async () => {
-    const before = await get(`/${account.handle}/sitemap.xml`);
+    const before = await getPath(`/${account.handle}/sitemap.xml`);
     const etag = before.headers.get("etag")!;
-    expect((await get(`/${account.handle}/sitemap.xml`, { "if-none-match": etag })).status).toBe(304);
+    expect((await getPath(`/${account.handle}/sitemap.xml`, { "if-none-match": etag })).status).toBe(304);
     await db().blog.updateMany({ where: { userId: account.id, blogSlug: "a-draft" }, data: { isPublic: true } });
-    const after = await get(`/${account.handle}/sitemap.xml`, { "if-none-match": etag });
+    const after = await getPath(`/${account.handle}/sitemap.xml`, { "if-none-match": etag });
     expect(after.status).toBe(200);
     expect(locs(await after.text())).toContain(`${origin}/${account.handle}/a-draft`);
   });
@@ -74,7 +73,7 @@ describe("sitemaps", () => {
 
 describe("robots.txt", () => {
   it("lets crawlers read the public blog, not the dashboard, the APIs or previews, and names the sitemap index", async () => {
-    const response = await get("/robots.txt");
+    const response = await getPath("/robots.txt");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect((await response.text()).split("\n")).toEqual([

@@ -14,6 +14,9 @@ export function apiBaseUrl(): string {
 
 export const db = () => getDb();
 
+/** A GET of one of the app's paths (a page, a feed, a sitemap) on the server under test. */
+export const getPath = (path: string, headers: Record<string, string> = {}) => fetch(new URL(path, apiBaseUrl()), { headers });
+
 export interface TestAccount {
   id: string;
   email: string;

@@ -7,6 +7,7 @@ import { parsePublicPage } from "~/server/blogs/public-blogs";
 import { feedAlternates } from "~/server/feeds";
 import { pageOrigin } from "~/server/page-origin";
 import { publicBlogIndex } from "~/server/public-pages";
+import { tagPagePath } from "~/shared/tags";
 
 /**
  * An owner's public blogs, newest first, 20 a page (`?page=N`): their index `/{handle}`, or with a
@@ -32,7 +33,7 @@ async function requestedPage(request: PublicIndexRequest) {
 
 /** The page's address: `/{handle}` (or the tag's) for page 1, with `?page=N` for the others. */
 function pageHref(handle: string, page: number, tag: { slug: string } | null): string {
-  const base = tag ? `/${handle}/tags/${tag.slug}` : `/${handle}`;
+  const base = tag ? tagPagePath(handle, tag.slug) : `/${handle}`;
   return page === 1 ? base : `${base}?page=${page}`;
 }
 
