@@ -35,6 +35,9 @@ const config = [
       ],
     },
   },
+  // The public site's pages are static HTML rendered outside Next (src/server/public-site/pages.tsx):
+  // a whole document with plain links, no client-side navigation.
+  { files: ["src/server/public-site/**"], rules: { "@next/next/no-head-element": "off", "@next/next/no-html-link-for-pages": "off" } },
   // Tests read JSON bodies whose shape they are asserting: `any` is the honest type there.
   { files: ["tests/**", "e2e/**"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 ];

@@ -6,6 +6,11 @@ const nextConfig = {
   // Modules under src/server import `server-only`, which throws outside React's server condition. The
   // Pages Router route of /api/v1 runs outside it: bundle the package there, as its empty module.
   transpilePackages: ["server-only"],
+  // Any address no route claims goes to the public site's route (src/pages/api/public.ts), but the
+  // dashboard's: those get its own "Page not found".
+  async rewrites() {
+    return { beforeFiles: [], afterFiles: [], fallback: [{ source: "/:path((?!dashboard(?:/|$)).*)", destination: "/api/public" }] };
+  },
   turbopack: { resolveAlias: { "server-only": { node: "next/dist/compiled/server-only/empty" } } },
 };
 

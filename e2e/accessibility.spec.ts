@@ -4,7 +4,8 @@ import { axeViolations, signUp, VIEWPORTS } from "./support";
 /**
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
  * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
- * (the API reference once Scalar has rendered), the public index and a public blog, and a 404.
+ * (the API reference once Scalar has rendered), the public index, a public blog and a tag's page
+ * (in the dark scheme too), and a 404.
  */
 
 /** A dashboard change with the page's session, as the browser makes it. */
@@ -34,7 +35,7 @@ for (const viewport of VIEWPORTS) {
     await visit("/", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
     await visit("/sign-in", () => expect(page.getByRole("button", { name: "Sign in" })).toBeVisible());
     await visit("/sign-up", () => expect(page.getByRole("button", { name: "Create account" })).toBeVisible());
-    await visit("/no-such-handle-here/no-such-blog", () => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible());
+    await visit("/no-such-handle-here/no-such-blog", () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible());
 
     const run = `${viewport.name}-${Date.now().toString(36)}`;
     const owner = { name: "Axe Owner", handle: `axe-${run}`, email: `axe-${run}@example.test` };
@@ -55,6 +56,11 @@ for (const viewport of VIEWPORTS) {
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
     await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
+    // The public pages follow the system's colour scheme: the dark one passes too.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
+    await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
+    await page.emulateMedia({ colorScheme: "light" });
     await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
 
     await context.close();

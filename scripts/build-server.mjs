@@ -18,6 +18,7 @@ await build({
   target: "node24",
   logLevel: "warning",
   // The server runs outside React's server condition, where `server-only` would throw: it is server code.
-  alias: { "server-only": "./node_modules/server-only/empty.js" },
+  // `next` has no exports map, so Node's ESM loader needs the file's extension on its subpaths.
+  alias: { "server-only": "./node_modules/server-only/empty.js", "next/og": "next/og.js" },
 });
 console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs and http-server.mjs`);

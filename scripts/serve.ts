@@ -82,9 +82,9 @@ const app = spawn(process.execPath, serverArgs, {
     PORT: port,
     ...(mode === "start" && { NODE_ENV: "production" }),
     NEXT_TELEMETRY_DISABLED: "1",
-    // PGlite has a single session: a small pool keeps requests from queueing on dead sockets, and
-    // the connections cannot each prepare the same named statement.
-    ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4", DATABASE_PREPARED_STATEMENTS: "0" }),
+    // PGlite has a single session: a small pool keeps requests from queueing on dead sockets, the
+    // connections cannot each prepare the same named statement, nor one of them listen for notices.
+    ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4", DATABASE_PREPARED_STATEMENTS: "0", PUBLIC_CACHE_LISTEN: "0" }),
   },
 });
 

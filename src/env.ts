@@ -15,6 +15,8 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** "0": the hot path's statements are never prepared (src/server/db/prepared-statement.ts), e.g. behind a pooler in transaction mode. */
   DATABASE_PREPARED_STATEMENTS: z.enum(["0", "1"]).default("1"),
+  /** "0": the production server does not listen for public content changes, and checks each public page hit instead (src/server/public-site/change-listener.ts). */
+  PUBLIC_CACHE_LISTEN: z.enum(["0", "1"]).default("1"),
   REDIS_URL: z.url().optional(),
   UPSTASH_REDIS_REST_URL: z.url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),

@@ -1,6 +1,7 @@
 import "server-only";
 import { Feed, type Author } from "feed";
 import { tagPagePath } from "~/shared/tags";
+import { FEED_FORMATS, type FeedFormat } from "./public-site/routes";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
@@ -8,12 +9,6 @@ import { tagPagePath } from "~/shared/tags";
  * package. Its JSON is JSON Feed 1.0; the one 1.1 change it needs is made here (`authors` lists
  * instead of `author`, and the version).
  */
-export const FEED_FORMATS = {
-  rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },
-  atom: { file: "atom.xml", contentType: "application/atom+xml; charset=utf-8" },
-  json: { file: "feed.json", contentType: "application/feed+json; charset=utf-8" },
-} as const;
-export type FeedFormat = keyof typeof FEED_FORMATS;
 
 export interface FeedSource {
   /** The app's origin, for absolute links. */
@@ -78,18 +73,5 @@ function jsonFeed11(json10: string): string {
     },
     null,
     2,
-  );
-}
-
-/** The `<link rel="alternate">` entries of an owner's feeds (or a tag's), as Next's Metadata `alternates.types` writes them. */
-export function feedAlternates(origin: string, owner: { name: string; handle: string }, tag?: { name: string; slug: string }): Record<string, { url: string; title: string }[]> {
-  const page = feedPage(origin, owner.handle, tag);
-  const titles = { rss: "RSS", atom: "Atom", json: "JSON Feed" } satisfies Record<FeedFormat, string>;
-  const name = tag ? `${tag.name}, by ${owner.name}` : owner.name;
-  return Object.fromEntries(
-    Object.entries(FEED_FORMATS).map(([format, { file, contentType }]) => [
-      contentType.split(";")[0]!,
-      [{ url: `${page}/${file}`, title: `${name} (${titles[format as FeedFormat]})` }],
-    ]),
   );
 }

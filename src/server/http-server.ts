@@ -1,11 +1,12 @@
 import "server-only";
 /**
  * The production server (`npm start`): Node's HTTP server with Next.js behind it. Requests to the
- * public API (/api/v1) go straight to its handler; everything else (dashboard, public pages, the
- * dashboard's tRPC, sign-in) to Next. Next's routing and dispatch cost about as much CPU per
- * request as the API's own work (bench/README.md), so the API's hot path skips them here. On
- * Vercel and under `next dev`, Next serves /api/v1 itself, through the Pages Router route
- * (src/pages/api/v1/[[...path]].ts) that calls the same handler.
+ * public API (/api/v1) go straight to its handler, and the public site's addresses (the blogs,
+ * their feeds and sitemaps: src/server/public-site/handler.ts) to its own; everything else
+ * (dashboard, the dashboard's tRPC, sign-in) to Next. Next's routing and dispatch cost about as
+ * much CPU per request as the API's own work (bench/README.md), so these hot paths skip them here.
+ * On Vercel and under `next dev`, Next serves both itself, through routes calling the same
+ * handlers (src/pages/api/v1/[[...path]].ts, src/pages/api/public.ts).
  *
  * `npm run build` compiles it, with its own modules, into one file run by plain Node (no TypeScript
  * loader): PORT=3000 node .next/production-server/http-server.mjs (`npm start` does, after migrations).
@@ -19,6 +20,9 @@ import { getSqlPool } from "./db";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
 import { startJobWorker } from "./jobs/worker";
+import { publicPageCache } from "./public-site/cache";
+import { listenForPublicChanges } from "./public-site/change-listener";
+import { handlePublicRequest } from "./public-site/handler";
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
@@ -30,7 +34,9 @@ const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PRE
 const server = createServer((req, res) => {
   // Next's route handlers see no socket: they get the client's address from this server.
   setClientIpHeader(req.headers, req.socket.remoteAddress);
-  const served = isApiPath(req.url) ? handleApiRequest(req, res) : handleWithNext(req, res);
+  const served = isApiPath(req.url)
+    ? handleApiRequest(req, res)
+    : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNext(req, res)));
   // Both answer every failure themselves; this is the last resort.
   served.catch((error: unknown) => {
     log.error({ err: error }, "request failed");
@@ -39,6 +45,10 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
+// Public pages are served from the cache with no database work while this listener proves that
+// changes are announced (src/server/public-site/cache.ts); without it each hit checks the database.
+const changeListener =
+  env.PUBLIC_CACHE_LISTEN === "1" && env.DATABASE_URL ? listenForPublicChanges(env.DATABASE_URL, getSqlPool(), publicPageCache) : undefined;
 // Background jobs: webhook deliveries (docs/webhooks.md) and scheduled publishing; the API serves on
 // if the worker cannot start, and the events and due blogs wait for the next start.
 const webhookWorker =
@@ -51,6 +61,7 @@ async function shutdown() {
   setTimeout(() => process.exit(0), 5_000).unref();
   server.close();
   server.closeIdleConnections();
+  await changeListener?.stop();
   // The batched usage of the last second is written, not lost with the process.
   await usageBatcher(getSqlPool).flush();
   // Deliveries in flight finish; queued ones stay queued for the next start.

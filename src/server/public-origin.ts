@@ -21,7 +21,7 @@ export const publicApiBaseUrl = `${configuredOrigin ?? ""}/api/v1`;
  * is never read. Without a configured origin, a forged Host only concerns its sender's own
  * request: a browser always sends the real one.
  */
-export function requestOrigin(headers: Headers): string {
+export function requestOrigin(headers: Pick<Headers, "get">): string {
   if (configuredOrigin) return configuredOrigin;
   const forwardedProto = env.TRUSTED_PROXY_HOPS > 0 ? headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim() : undefined;
   const candidate = `${forwardedProto === "https" ? "https" : "http"}://${headers.get("host") ?? "localhost"}`;

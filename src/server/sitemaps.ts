@@ -1,11 +1,12 @@
 import "server-only";
 import { Readable } from "node:stream";
+import { tagPagePath } from "~/shared/tags";
 import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, type SitemapItemLoose } from "sitemap";
 
 /**
  * The sitemaps (docs/public-blog.md), written by the `sitemap` package: `/sitemap.xml` indexes one
  * sitemap per owner with a public blog, `/{handle}/sitemap.xml` lists the owner's index page and
- * public blogs, each with its last change. A sitemap holds at most 50,000 addresses.
+ * public blogs and their tags' pages, each with its last change. A sitemap holds at most 50,000 addresses.
  */
 export const SITEMAP_MAX_URLS = 50_000;
 
@@ -23,12 +24,24 @@ export function renderSitemapIndex(origin: string, owners: { handle: string; las
   );
 }
 
-/** The owner's index page (changed when its newest blog did) and each public blog, newest first. */
-export function renderOwnerSitemap(origin: string, handle: string, blogs: { blogSlug: string; updatedAt: Date }[]): Promise<string> {
+/**
+ * The owner's index page (changed when its newest blog did), each public blog, newest first, and
+ * each tag's page (changed when its newest blog did).
+ */
+export function renderOwnerSitemap(
+  origin: string,
+  handle: string,
+  blogs: { blogSlug: string; updatedAt: Date }[],
+  tags: { slug: string; updatedAt: Date }[],
+): Promise<string> {
   const home = `${origin}/${handle}`;
   const newest = new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime())));
   return written(
-    [{ url: home, lastmod: newest.toISOString() }, ...blogs.map((blog) => ({ url: `${home}/${blog.blogSlug}`, lastmod: blog.updatedAt.toISOString() }))],
+    [
+      { url: home, lastmod: newest.toISOString() },
+      ...blogs.map((blog) => ({ url: `${home}/${blog.blogSlug}`, lastmod: blog.updatedAt.toISOString() })),
+      ...tags.map((tag) => ({ url: `${origin}${tagPagePath(handle, tag.slug)}`, lastmod: tag.updatedAt.toISOString() })),
+    ],
     new SitemapStream({ xmlns: PLAIN }),
   );
 }

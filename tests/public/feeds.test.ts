@@ -90,8 +90,7 @@ describe("an owner's feeds", () => {
   it("show a change at the next request, and answer If-None-Match with a 304", async () => {
     const before = await getPath(`/${account.handle}/feed.xml`);
     const etag = before.headers.get("etag")!;
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
-    expect(before.headers.get("cache-control")).toMatch(/^(public|private), no-cache$/);
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]{43}"$/);
     const unchanged = await getPath(`/${account.handle}/feed.xml`, { "if-none-match": etag });
     expect(unchanged.status).toBe(304);
     expect(unchanged.headers.get("etag")).toBe(etag);

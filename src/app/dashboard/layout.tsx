@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "~/components/auth/sign-out-button";
 import { Brand } from "~/components/brand";
@@ -20,9 +19,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <div className="flex items-center justify-between gap-3 py-3">
             <Brand href="/dashboard" />
             <div className="flex min-w-0 items-center gap-2 text-sm text-slate-600">
-              <Link href={`/${user.handle}`} className="truncate rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600" title="Your public page">
+              {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
+              <a href={`/${user.handle}`} className="truncate rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600" title="Your public page">
                 <span className="hidden sm:inline">{user.email} · </span>/{user.handle}
-              </Link>
+              </a>
               <SignOutButton />
             </div>
           </div>

@@ -363,9 +363,10 @@ export function BlogForm({
             <Switch label="Allow API access" checked={values.allowApiAccess} onCheckedChange={(v) => set("allowApiAccess", v)} />
           </div>
           {publicPath && saved?.isPublic && (
-            <Link href={publicPath} className="block truncate text-sm font-medium text-indigo-700 underline">
+            // A plain link: the public site is static HTML outside Next's router (docs/public-blog.md).
+            <a href={publicPath} className="block truncate text-sm font-medium text-indigo-700 underline">
               View public page {publicPath}
-            </Link>
+            </a>
           )}
         </Card>
 

@@ -7,12 +7,13 @@ import "server-only";
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { callerHolds, type Caller } from "~/server/accounts/caller";
+import { callerAccount, callerHolds, type Caller } from "~/server/accounts/caller";
 import type { SessionUser } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import type { Permission } from "~/shared/permissions";
 import { findUnstorableText } from "~/shared/storable-text";
+import { forgetPublicPages } from "~/server/public-site/forget";
 import { currentRequestId } from "~/server/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
@@ -69,7 +70,8 @@ export const createTRPCRouter = t.router;
  * hold the permission of the procedure's meta: the owner holds all, a key those it was given
  * (already checked by /api/v1 before the body was read; here a guard, not a second lookup); an
  * operation without one is refused to keys; text PostgreSQL could not store as sent is refused by
- * field (src/shared/storable-text.ts). One middleware rather than one per concern: tRPC
+ * field (src/shared/storable-text.ts); after a change, the account's public pages are made again
+ * (src/server/public-site/forget.ts). One middleware rather than one per concern: tRPC
  * copies the call's options and context at every level of the chain.
  */
 export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
@@ -87,6 +89,8 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   const unstorable = findUnstorableText(await getRawInput().catch(() => undefined));
   if (unstorable) throw new ApiError("INVALID_PARAMETER", `Invalid parameter: ${unstorable.field}`, unstorable.problem, { field: unstorable.field });
   const result = await next({ ctx: { caller } });
+  // A change to the account's blogs (or its name) shows on the public site's next request.
+  if (type === "mutation" && result.ok) await forgetPublicPages(callerAccount(caller).id);
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
   if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
   return result;

@@ -15,12 +15,14 @@ export interface PublicOwner {
   handle: string;
   /** Moves with every write to the account's public blogs (see the public_content_version migration); null before the first. */
   contentVersion: string | null;
+  /** When it last moved, in whole seconds (the public_cache migration); null with it. */
+  changedAt: Date | null;
 }
 
 /** The account with `handle` and its public content version: one statement, two index lookups. */
 export async function findPublicOwner(pool: SqlPool, handle: string): Promise<PublicOwner | null> {
   const { rows } = await pool.query<PublicOwner>(
-    `SELECT u."id", u."name", u."handle", v."version"::text AS "contentVersion"
+    `SELECT u."id", u."name", u."handle", v."version"::text AS "contentVersion", v."changedAt"
      FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id"
      WHERE u."handle" = $1`,
     [handle],
@@ -55,8 +57,8 @@ export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: numb
 
 /** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
 export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
-  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; tags: string[]; publishedAt: Date }>(
-    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "tags", "publishedAt" FROM "blog"
+  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; tags: string[]; publishedAt: Date; updatedAt: Date }>(
+    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "tags", "publishedAt", "updatedAt" FROM "blog"
      WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic"`,
     [ownerId, blogSlug],
   );
@@ -93,6 +95,17 @@ export async function listSitemapOwners(pool: SqlPool, limit: number) {
     `SELECT u."handle", max(b."updatedAt") AS "lastmod" FROM "blog" AS b JOIN "user" AS u ON u."id" = b."userId"
      WHERE b."isPublic" GROUP BY u."handle" ORDER BY u."handle" LIMIT $1`,
     [limit],
+  );
+  return rows;
+}
+
+/** The tags of the account's public blogs, by slug, as the newest blog carrying each writes it, with that blog's last change: their pages in the sitemap. */
+export async function listSitemapTags(pool: SqlPool, ownerId: string, limit: number) {
+  const { rows } = await pool.query<{ slug: string; updatedAt: Date }>(
+    `SELECT "blog_tag_slug"(t."name") AS "slug", max(b."updatedAt") AS "updatedAt"
+     FROM "blog" AS b CROSS JOIN LATERAL unnest(b."tags") AS t("name")
+     WHERE b."userId" = $1 AND b."isPublic" GROUP BY 1 ORDER BY 1 LIMIT $2`,
+    [ownerId, limit],
   );
   return rows;
 }

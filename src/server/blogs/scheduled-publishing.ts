@@ -4,30 +4,37 @@ import "server-only";
 // Each statement here publishes only blogs still due, in one UPDATE, so however many workers run
 // a job (several instances, a retry after a crash) a blog is published once: one blog.published.
 import type { JobHelpers, TaskList } from "graphile-worker";
+import { forgetPublicPages } from "~/server/public-site/forget";
 
 /** Publishes one blog if it is still scheduled and due. */
-export const PUBLISH_DUE_BLOG_SQL = `UPDATE "blog" SET "isPublic" = true, "updatedAt" = now()
-WHERE "id" = $1 AND NOT "isPublic" AND "publishAt" <= now()`;
+const PUBLISH_DUE_BLOG_SQL = `UPDATE "blog" SET "isPublic" = true, "updatedAt" = now()
+WHERE "id" = $1 AND NOT "isPublic" AND "publishAt" <= now() RETURNING "userId"`;
 
-/**
- * Publishes every overdue blog, then makes sure each scheduled blog has its job (one scheduled
- * before the job engine was installed has none; an existing job keeps its time).
- */
-export const CATCH_UP_SCHEDULED_SQL = [
-  `UPDATE "blog" SET "isPublic" = true, "updatedAt" = now() WHERE "publishAt" <= now() AND NOT "isPublic"`,
-  `SELECT graphile_worker.add_job('blog_publish', json_build_object('blogId', "id"), run_at := "publishAt",
+/** Publishes every overdue blog (the catch-up at each start and cron call). */
+const PUBLISH_OVERDUE_SQL = `UPDATE "blog" SET "isPublic" = true, "updatedAt" = now() WHERE "publishAt" <= now() AND NOT "isPublic" RETURNING "userId"`;
+
+/** Makes sure each scheduled blog has its job (one scheduled before the job engine was installed has none; an existing job keeps its time). */
+const SCHEDULE_MISSING_JOBS_SQL = `SELECT graphile_worker.add_job('blog_publish', json_build_object('blogId', "id"), run_at := "publishAt",
      job_key := 'blog_publish:' || "id", job_key_mode := 'preserve_run_at', max_attempts := 25)
-   FROM "blog" WHERE "publishAt" > now()`,
-];
+   FROM "blog" WHERE "publishAt" > now()`;
+
+/** The public pages of the accounts whose blogs were just published are made again (src/server/public-site/forget.ts). */
+async function forgetPagesOf(rows: { userId: string }[]): Promise<void> {
+  for (const userId of new Set(rows.map((row) => row.userId))) await forgetPublicPages(userId);
+}
 
 export const PUBLISHING_TASKS: TaskList = {
   async blog_publish(payload, helpers: JobHelpers) {
     const { blogId } = payload as { blogId: string };
-    await helpers.withPgClient((client) => client.query(PUBLISH_DUE_BLOG_SQL, [blogId]));
+    const { rows } = await helpers.withPgClient((client) => client.query<{ userId: string }>(PUBLISH_DUE_BLOG_SQL, [blogId]));
+    await forgetPagesOf(rows);
   },
   async blog_publish_catch_up(_payload, helpers: JobHelpers) {
-    await helpers.withPgClient(async (client) => {
-      for (const statement of CATCH_UP_SCHEDULED_SQL) await client.query(statement);
+    const published = await helpers.withPgClient(async (client) => {
+      const { rows } = await client.query<{ userId: string }>(PUBLISH_OVERDUE_SQL);
+      await client.query(SCHEDULE_MISSING_JOBS_SQL);
+      return rows;
     });
+    await forgetPagesOf(published);
   },
 };

@@ -1,0 +1,123 @@
+import { markdownToHtml } from "~/lib/markdown";
+import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, parsePublicPage, type PublicOwner } from "../blogs/public-blogs";
+import { findPreviewedBlog } from "../blogs/preview-links";
+import { getSqlPool } from "../db";
+import { renderFeed } from "../feeds";
+import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "../sitemaps";
+import { makeAnswer, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
+import { renderIndexPage, renderPostPage, renderPreviewPage } from "./pages";
+import { FEED_FORMATS, type PublicRoute } from "./routes";
+import { renderShareImage } from "./share-image";
+
+/**
+ * What each public address answers (docs/public-blog.md), through the shared cache (./cache.ts):
+ * the body made from the database, or null when there is nothing public there (404). Links in
+ * them are absolute, under `origin` (src/server/public-origin.ts), which is part of every key.
+ */
+
+const HTML = "text/html; charset=utf-8";
+/** Tag pages listed in an owner's sitemap, at most; the rest of its 50,000 addresses are blogs. */
+const SITEMAP_MAX_TAGS = 10_000;
+/** robots.txt never changes while the server runs. */
+const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+
+type OwnerRoute = Exclude<PublicRoute, { kind: "robots" | "sitemapIndex" | "preview" }>;
+export type CachedRoute = Exclude<PublicRoute, { kind: "preview" }>;
+
+/** Crawlers may read the public blog, not the dashboard, the APIs or preview links; the sitemap index is named. */
+function robots(origin: string): PublicAnswer {
+  const text = ["User-agent: *", "Disallow: /dashboard", "Disallow: /api/", "Disallow: /preview/", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return makeAnswer("text/plain; charset=utf-8", text, startedAt);
+}
+
+/** The sitemap index: one entry per owner with a public blog. */
+async function sitemapIndex(origin: string): Promise<PublicAnswer> {
+  const owners = await listSitemapOwners(getSqlPool(), SITEMAP_MAX_URLS);
+  const lastModified = new Date(Math.floor(Math.max(0, ...owners.map((owner) => owner.lastmod.getTime())) / 1000) * 1000);
+  return makeAnswer("application/xml; charset=utf-8", await renderSitemapIndex(origin, owners), lastModified);
+}
+
+/** An owner's answer at their current content version; null when there is nothing public at the address. */
+async function ownerAnswer(route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
+  const pool = getSqlPool();
+  const author = { name: owner.name, handle: owner.handle };
+  const lastModified = owner.changedAt;
+  switch (route.kind) {
+    case "index": {
+      const page = parsePublicPage(route.page);
+      if (page === null) return null;
+      const tag = route.tagSlug === undefined ? null : await findPublicTag(pool, owner.id, route.tagSlug);
+      if (route.tagSlug !== undefined && !tag) return null;
+      const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
+      if (blogs.length === 0) return null;
+      return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }), lastModified);
+    }
+    case "post": {
+      const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
+      if (!blog) return null;
+      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content), author });
+      return makeAnswer(HTML, html, lastModified);
+    }
+    case "shareImage": {
+      const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
+      if (!blog) return null;
+      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: new URL(origin).host }), lastModified);
+    }
+    case "feed": {
+      const tag = route.tagSlug === undefined ? undefined : await findPublicTag(pool, owner.id, route.tagSlug);
+      if (tag === null) return null;
+      const blogs = await listFeedBlogs(pool, owner.id, route.tagSlug);
+      if (blogs.length === 0) return null;
+      const text = renderFeed(route.format, { origin, owner: author, tag, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) });
+      return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
+    }
+    case "sitemap": {
+      const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
+      // The owner's index page takes one of the sitemap's addresses.
+      const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
+      if (blogs.length === 0) return null;
+      return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(origin, owner.handle, blogs, tags), lastModified);
+    }
+  }
+}
+
+/** The cache key of a route's answer: what it names, normalized (a query it ignores is no new key). */
+function cacheKey(route: CachedRoute, origin: string): string {
+  switch (route.kind) {
+    case "robots":
+    case "sitemapIndex":
+      return `${origin} ${route.kind}`;
+    case "index":
+      return `${origin} index ${route.handle} ${route.tagSlug ?? ""} ${parsePublicPage(route.page)}`;
+    case "post":
+    case "shareImage":
+      return `${origin} ${route.kind} ${route.handle} ${route.blogSlug}`;
+    case "feed":
+      return `${origin} feed ${route.handle} ${route.tagSlug ?? ""} ${route.format}`;
+    case "sitemap":
+      return `${origin} sitemap ${route.handle}`;
+  }
+}
+
+/** The answer for a cacheable public address, with the account it shows (for CDN cache tags) and how the cache had it; null: nothing public there. */
+export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
+  if (route.kind === "index" && parsePublicPage(route.page) === null) return null;
+  return publicPageCache.get(cacheKey(route, origin), async (kept) => {
+    if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
+    if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await sitemapIndex(origin) };
+    const owner = await findPublicOwner(getSqlPool(), route.handle);
+    // No version: the account never had a public blog, so has no public address.
+    if (!owner?.contentVersion || !owner.changedAt) return null;
+    if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
+    const answer = await ownerAnswer(route, { ...owner, changedAt: owner.changedAt }, origin);
+    return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
+  });
+}
+
+/** A blog through its secret preview link (never cached); null once expired or revoked. */
+export async function previewPage(token: string): Promise<string | null> {
+  const blog = await findPreviewedBlog(getSqlPool(), token);
+  if (!blog) return null;
+  const article = { ...blog, html: markdownToHtml(blog.content), author: { name: blog.authorName, handle: blog.authorHandle } };
+  return renderPreviewPage(article, blog.expiresAt);
+}

@@ -1,0 +1,295 @@
+import type { ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { formatDate, formatDateTime } from "~/lib/format";
+import { tagPagePath, tagSlug } from "~/shared/tags";
+import { feedPage } from "../feeds";
+import { READER_CSS } from "./reader-style";
+import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
+
+/**
+ * The public site's pages (docs/public-blog.md) as plain HTML: React renders them once per change
+ * to static markup, with no script at all, so they work without JavaScript and a reader's browser
+ * loads no framework. One stylesheet, inlined (./reader-style.ts).
+ */
+
+const SITE_NAME = "Blog Manager";
+
+export interface Author {
+  name: string;
+  handle: string;
+}
+
+interface Head {
+  title: string;
+  description: string;
+  /** Absolute; also og:url. Absent on pages that are nobody's address (a preview, a 404). */
+  canonical?: string;
+  /** A preview is never indexed. */
+  noindex?: boolean;
+  feeds?: { page: string; name: string };
+  openGraph?: { type: "article" | "website"; image: string; publishedTime?: string; modifiedTime?: string; author?: string };
+  /** schema.org structured data. */
+  jsonLd?: object;
+}
+
+const FEED_TITLES = { rss: "RSS", atom: "Atom", json: "JSON Feed" } satisfies Record<FeedFormat, string>;
+
+/** JSON inside a script element: `<` escaped, so no string in it can close the element. */
+const scriptJson = (value: object) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+function Document({ head, children }: { head: Head; children: ReactNode }) {
+  const { title, description, canonical, openGraph, feeds } = head;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        {head.noindex && <meta name="robots" content="noindex, nofollow" />}
+        {canonical && <link rel="canonical" href={canonical} />}
+        {feeds &&
+          (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
+            <link
+              key={format}
+              rel="alternate"
+              type={FEED_FORMATS[format].contentType.split(";")[0]}
+              href={`${feeds.page}/${FEED_FORMATS[format].file}`}
+              title={`${feeds.name} (${FEED_TITLES[format]})`}
+            />
+          ))}
+        <meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content="#0b1120" media="(prefers-color-scheme: dark)" />
+        {openGraph && canonical && (
+          <>
+            <meta property="og:type" content={openGraph.type} />
+            <meta property="og:site_name" content={SITE_NAME} />
+            <meta property="og:title" content={title} />
+            <meta property="og:description" content={description} />
+            <meta property="og:url" content={canonical} />
+            <meta property="og:image" content={openGraph.image} />
+            <meta property="og:image:width" content="1200" />
+            <meta property="og:image:height" content="630" />
+            {openGraph.publishedTime && <meta property="article:published_time" content={openGraph.publishedTime} />}
+            {openGraph.modifiedTime && <meta property="article:modified_time" content={openGraph.modifiedTime} />}
+            {openGraph.author && <meta property="article:author" content={openGraph.author} />}
+            <meta name="twitter:card" content="summary_large_image" />
+            <meta name="twitter:title" content={title} />
+            <meta name="twitter:description" content={description} />
+            <meta name="twitter:image" content={openGraph.image} />
+          </>
+        )}
+        {head.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(head.jsonLd) }} />}
+        <style dangerouslySetInnerHTML={{ __html: READER_CSS }} />
+      </head>
+      <body>
+        <div className="page">{children}</div>
+      </body>
+    </html>
+  );
+}
+
+function SiteLink() {
+  return (
+    <a className="site" href="/">
+      <span aria-hidden="true" className="site-mark">
+        B
+      </span>
+      {SITE_NAME}
+    </a>
+  );
+}
+
+function FeedLinks({ page }: { page: string }) {
+  return (
+    <p className="feeds">
+      Follow:{" "}
+      {(Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
+        <a key={format} href={`${page}/${FEED_FORMATS[format].file}`}>
+          {FEED_TITLES[format]}
+        </a>
+      ))}
+    </p>
+  );
+}
+
+const page = (head: Head, body: ReactNode) => `<!DOCTYPE html>${renderToStaticMarkup(<Document head={head}>{body}</Document>)}`;
+
+export interface ArticleView {
+  title: string;
+  description: string;
+  /** The Markdown as sanitized HTML (src/lib/markdown.ts), and only that. */
+  html: string;
+  tags: string[];
+  /** Null: not published yet (a preview). */
+  publishedAt: Date | null;
+  author: Author;
+}
+
+function Article({ article, banner }: { article: ArticleView; banner?: ReactNode }) {
+  const { title, description, html, tags, publishedAt, author } = article;
+  return (
+    <>
+      {banner}
+      <SiteLink />
+      <main>
+        <article>
+          <header className="post">
+            <h1>{title}</h1>
+            {description && <p className="lede">{description}</p>}
+            <p className="byline">
+              By <a href={`/${author.handle}`}>{author.name}</a> ·{" "}
+              {publishedAt ? <time dateTime={publishedAt.toISOString()}>{formatDate(publishedAt.toISOString())}</time> : "Not published yet"}
+            </p>
+            {tags.length > 0 && (
+              <ul aria-label="Tags" className="tags">
+                {tags.map((tag) => (
+                  <li key={tag}>
+                    <a href={tagPagePath(author.handle, tagSlug(tag))}>{tag}</a>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </header>
+          <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
+        </article>
+      </main>
+    </>
+  );
+}
+
+/** A public blog: `seoTitle`/`seoDescription` for its head when set, its generated share image, JSON-LD BlogPosting. */
+export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }): string {
+  const { author } = article;
+  const url = `${origin}/${author.handle}/${article.blogSlug}`;
+  const title = article.seoTitle || article.title;
+  // Never the site's generic description: a blog without one is described by its title.
+  const description = article.seoDescription || article.description || `${article.title}, by ${author.name}`;
+  const image = `${url}/${SHARE_IMAGE_FILE}`;
+  const publishedTime = article.publishedAt?.toISOString();
+  const modifiedTime = article.updatedAt.toISOString();
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "BlogPosting",
+    headline: article.title,
+    description,
+    image: [image],
+    datePublished: publishedTime,
+    dateModified: modifiedTime,
+    author: { "@type": "Person", name: author.name, url: `${origin}/${author.handle}` },
+    publisher: { "@type": "Organization", name: SITE_NAME, url: origin },
+    mainEntityOfPage: { "@type": "WebPage", "@id": url },
+    ...(article.tags.length > 0 && { keywords: article.tags.join(", ") }),
+  };
+  return page(
+    {
+      title,
+      description,
+      canonical: url,
+      feeds: { page: feedPage(origin, author.handle), name: author.name },
+      openGraph: { type: "article", image, publishedTime, modifiedTime, author: author.name },
+      jsonLd,
+    },
+    <Article article={article} />,
+  );
+}
+
+/** A blog through its secret preview link, exactly as its public page will look, below a banner; never indexed. */
+export function renderPreviewPage(article: ArticleView, expiresAt: Date): string {
+  const banner = (
+    <p role="note" className="note">
+      <strong>Preview.</strong> This is how the blog will look once published; only people with this link can see it. The link works until{" "}
+      {formatDateTime(expiresAt.toISOString())}.
+    </p>
+  );
+  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, noindex: true }, <Article article={article} banner={banner} />);
+}
+
+export interface IndexView {
+  owner: Author;
+  /** A tag's page: the tag as its newest blog writes it. */
+  tag: { name: string; slug: string } | null;
+  page: number;
+  hasOlder: boolean;
+  blogs: { title: string; blogSlug: string; description: string; publishedAt: Date }[];
+}
+
+/** The address of page `number` of an owner's index or tag page: `?page=N` from the second. */
+export function indexPagePath(handle: string, number: number, tag: { slug: string } | null): string {
+  const base = tag ? tagPagePath(handle, tag.slug) : `/${handle}`;
+  return number === 1 ? base : `${base}?page=${number}`;
+}
+
+/** An owner's public blogs (or those with a tag), newest first, a page at a time. */
+export function renderIndexPage(origin: string, { owner, tag, page: number, hasOlder, blogs }: IndexView): string {
+  const name = tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`;
+  const title = number === 1 ? name : `${name}, page ${number}`;
+  const description = tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`;
+  const feeds = feedPage(origin, owner.handle, tag ?? undefined);
+  const head: Head = {
+    title,
+    description,
+    canonical: `${origin}${indexPagePath(owner.handle, number, tag)}`,
+    feeds: { page: feeds, name: tag ? `${tag.name}, by ${owner.name}` : owner.name },
+    openGraph: { type: "website", image: `${origin}/${owner.handle}/${blogs[0]!.blogSlug}/${SHARE_IMAGE_FILE}` },
+  };
+  return page(
+    head,
+    <>
+      <SiteLink />
+      <main>
+        {tag ? (
+          <>
+            <h1>{tag.name}</h1>
+            <p className="meta">
+              Tagged by <a href={`/${owner.handle}`}>{owner.name}</a>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1>{owner.name}</h1>
+            <p className="meta">@{owner.handle}</p>
+          </>
+        )}
+        <ul className="list">
+          {blogs.map((blog) => (
+            <li key={blog.blogSlug}>
+              <h2>
+                <a href={`/${owner.handle}/${blog.blogSlug}`}>{blog.title}</a>
+              </h2>
+              {blog.description && <p>{blog.description}</p>}
+              <p className="meta">
+                <time dateTime={blog.publishedAt.toISOString()}>{formatDate(blog.publishedAt.toISOString())}</time>
+              </p>
+            </li>
+          ))}
+        </ul>
+        {(number > 1 || hasOlder) && (
+          <nav aria-label="Pages" className="pages">
+            {number > 1 ? <a href={indexPagePath(owner.handle, number - 1, tag)}>← Newer</a> : <span />}
+            <span>Page {number}</span>
+            {hasOlder ? <a href={indexPagePath(owner.handle, number + 1, tag)}>Older →</a> : <span />}
+          </nav>
+        )}
+        <FeedLinks page={feeds} />
+      </main>
+    </>,
+  );
+}
+
+/** The public site's 404: nothing says whether the account, the blog or the tag exists. */
+export function renderNotFoundPage(): string {
+  return page(
+    { title: `Not found · ${SITE_NAME}`, description: "This page does not exist, or is not public.", noindex: true },
+    <>
+      <SiteLink />
+      <main>
+        <h1>Not found</h1>
+        <p className="lede">This page does not exist, or is not public.</p>
+        <p>
+          <a href="/">Go to {SITE_NAME}</a>
+        </p>
+      </main>
+    </>,
+  );
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The public pages' one stylesheet (docs/public-blog.md, Reading): inlined in each page, so a
+ * page is one request and renders at once, and allowed by its hash in the pages' CSP (no nonce,
+ * so pages can be cached). A readable measure (about 70 characters), system fonts, images that
+ * shrink to the column, code and tables that scroll sideways rather than widen the page, a dark
+ * scheme following the system's, and print styles (no navigation, link targets written out).
+ * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts).
+ */
+export const READER_CSS = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1e293b;--muted:#475569;--line:#e2e8f0;--link:#4338ca;--code-bg:#f1f5f9;--pre-bg:#0f172a;--pre-fg:#e2e8f0;--chip:#f1f5f9;--note:#fffbeb;--note-line:#fcd34d}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--fg:#e2e8f0;--muted:#a3b1c6;--line:#334155;--link:#a5b4fc;--code-bg:#1e293b;--pre-bg:#020617;--pre-fg:#e2e8f0;--chip:#1e293b;--note:#422006;--note-line:#a16207}}
+*,::before,::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
+.page{max-width:44rem;margin:0 auto;padding:1.5rem 1.25rem 4rem}
+.site{display:flex;align-items:center;gap:.5rem;font-weight:600;color:var(--fg);text-decoration:none;min-height:24px;width:fit-content}
+.site-mark{display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.375rem;background:#4f46e5;color:#fff;font-size:.875rem;font-weight:700}
+a{color:var(--link)}
+a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2px}
+main{margin-top:2.5rem}
+h1{font-size:clamp(1.75rem,5vw,2.375rem);line-height:1.2;letter-spacing:-.01em;margin:0}
+.lede{font-size:1.1875rem;color:var(--muted);margin:.75rem 0 0}
+.byline,.meta{color:var(--muted);font-size:.9375rem;margin:.75rem 0 0}
+.byline a{color:inherit;font-weight:600}
+.tags{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.75rem 0 0;padding:0}
+.tags a{display:inline-block;padding:.125rem .625rem;border-radius:999px;background:var(--chip);color:var(--fg);font-size:.8125rem;font-weight:500;text-decoration:none;line-height:1.75}
+.tags a:hover{text-decoration:underline}
+header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bottom:2rem}
+.list{list-style:none;margin:2rem 0 0;padding:0;border-top:1px solid var(--line)}
+.list li{padding:1.25rem 0;border-bottom:1px solid var(--line)}
+.list h2{font-size:1.25rem;line-height:1.35;margin:0}
+.list h2 a{color:var(--fg);text-decoration:none}
+.list h2 a:hover{color:var(--link);text-decoration:underline}
+.list p{margin:.25rem 0 0}
+.pages{display:flex;justify-content:space-between;align-items:center;margin-top:1.5rem;font-size:.9375rem}
+.pages a{font-weight:600;display:inline-block;min-height:24px}
+.note{border:1px solid var(--note-line);background:var(--note);border-radius:.375rem;padding:.75rem 1rem;font-size:.9375rem;margin:0 0 1.5rem}
+.feeds{margin-top:3rem;font-size:.875rem;color:var(--muted)}
+.feeds a{display:inline-block;min-height:24px;margin-right:.75rem}
+.markdown>*{margin:1rem 0 0}
+.markdown>:first-child{margin-top:0}
+.markdown h1{font-size:1.75rem}
+.markdown h2{font-size:1.5rem;line-height:1.3;margin-top:2.25rem}
+.markdown h3{font-size:1.25rem;line-height:1.35;margin-top:1.75rem}
+.markdown ul,.markdown ol{padding-left:1.5rem}
+.markdown li+li{margin-top:.25rem}
+.markdown blockquote{margin-left:0;padding-left:1rem;border-left:4px solid var(--line);color:var(--muted);font-style:italic}
+.markdown code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875em;background:var(--code-bg);border-radius:.25rem;padding:.125rem .25rem}
+.markdown pre{overflow-x:auto;background:var(--pre-bg);color:var(--pre-fg);border-radius:.375rem;padding:1rem;font-size:.875rem;line-height:1.6;tab-size:2}
+.markdown pre code{background:none;padding:0;font-size:inherit;color:inherit}
+.markdown img{max-width:100%;height:auto}
+.markdown hr{border:0;border-top:1px solid var(--line)}
+.markdown table{display:block;overflow-x:auto;border-collapse:collapse;font-size:.9375rem}
+.markdown th,.markdown td{border:1px solid var(--line);padding:.375rem .75rem}
+.markdown del{color:var(--muted)}
+.markdown li.task-list-item{list-style:none}
+.markdown .footnotes{border-top:1px solid var(--line);padding-top:1rem;font-size:.9375rem;color:var(--muted)}
+@media print{
+:root{--bg:#fff;--fg:#000;--muted:#333;--link:#000;--pre-bg:#fff;--pre-fg:#000;--code-bg:#fff}
+body{font-size:11pt}
+.page{max-width:none;padding:0}
+.site,.pages,.feeds,.tags{display:none}
+main{margin-top:0}
+.markdown pre{white-space:pre-wrap;border:1px solid #999}
+.markdown a[href^="http"]::after{content:" (" attr(href) ")";font-size:.85em;overflow-wrap:anywhere}
+h2,h3{break-after:avoid}
+pre,blockquote,img,table{break-inside:avoid}
+}
+`.trim();
+
+/** The CSP source that allows exactly this stylesheet inline. */
+export const READER_CSS_SOURCE = `'sha256-${createHash("sha256").update(READER_CSS).digest("base64")}'`;

@@ -1,0 +1,70 @@
+import { SLUG_PATTERN } from "~/shared/blog-fields";
+import { isReservedHandle, isValidHandle } from "~/shared/handle";
+import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
+
+/**
+ * The public site's addresses (docs/public-blog.md), as one parse from a request's path and query
+ * to what it asks for; null for any other address (the dashboard, the APIs, Next's own files),
+ * which the app serves. Knows nothing of HTTP beyond the URL.
+ */
+export type PublicRoute =
+  | { kind: "robots" }
+  | { kind: "sitemapIndex" }
+  | { kind: "preview"; token: string }
+  | { kind: "index"; handle: string; tagSlug?: string; page: string | string[] | undefined }
+  | { kind: "post"; handle: string; blogSlug: string }
+  | { kind: "shareImage"; handle: string; blogSlug: string }
+  | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
+  | { kind: "sitemap"; handle: string };
+
+/** The feeds' files under an owner's or a tag's page (src/server/feeds.ts writes them). */
+export const FEED_FORMATS = {
+  rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },
+  atom: { file: "atom.xml", contentType: "application/atom+xml; charset=utf-8" },
+  json: { file: "feed.json", contentType: "application/feed+json; charset=utf-8" },
+} as const;
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/** A blog's share image, below its page (docs/public-blog.md, Share images). */
+export const SHARE_IMAGE_FILE = "share-image.png";
+
+/** A tag's slug in a public address: what tagSlug makes of it, itself (src/shared/tags.ts). */
+export const isTagSlug = (value: string) => value.length > 0 && value.length <= 2 * TAG_MAX_LENGTH && tagSlug(value) === value;
+
+const feedFormatOf = (file: string) => (Object.keys(FEED_FORMATS) as FeedFormat[]).find((format) => FEED_FORMATS[format].file === file);
+
+/** The `page` search parameter: absent, one value, or several (which is no page). */
+function pageParameter(search: URLSearchParams): string | string[] | undefined {
+  const values = search.getAll("page");
+  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+}
+
+/**
+ * What `pathname` (with `search`) asks of the public site, or null when it is not one of its
+ * addresses. An owner's addresses start with a valid, unreserved handle; their segments below
+ * must be well-formed (a slug, a tag's slug, a feed's file) or the address is still the public
+ * site's but names nothing (`notFound`).
+ */
+export function parsePublicRoute(pathname: string, search: URLSearchParams): PublicRoute | "notFound" | null {
+  // Next answers a trailing slash with a redirect to the address without it.
+  if (pathname.length > 1 && pathname.endsWith("/")) return null;
+  if (pathname === "/robots.txt") return { kind: "robots" };
+  if (pathname === "/sitemap.xml") return { kind: "sitemapIndex" };
+  const segments = pathname.split("/").slice(1);
+  if (segments[0] === "preview") return segments.length === 2 && segments[1] ? { kind: "preview", token: segments[1] } : "notFound";
+  const [handle, second, third, fourth, ...rest] = segments;
+  if (handle === undefined || !isValidHandle(handle) || isReservedHandle(handle)) return null;
+  if (rest.length > 0) return "notFound";
+  if (second === undefined) return { kind: "index", handle, page: pageParameter(search) };
+  if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };
+  const ownerFeed = feedFormatOf(second);
+  if (ownerFeed && third === undefined) return { kind: "feed", handle, format: ownerFeed };
+  if (second === "tags" && third !== undefined && isTagSlug(third)) {
+    if (fourth === undefined) return { kind: "index", handle, tagSlug: third, page: pageParameter(search) };
+    const tagFeed = feedFormatOf(fourth);
+    return tagFeed ? { kind: "feed", handle, format: tagFeed, tagSlug: third } : "notFound";
+  }
+  if (!SLUG_PATTERN.test(second) || fourth !== undefined) return "notFound";
+  if (third === undefined) return { kind: "post", handle, blogSlug: second };
+  return third === SHARE_IMAGE_FILE ? { kind: "shareImage", handle, blogSlug: second } : "notFound";
+}

@@ -1,0 +1,27 @@
+import { ImageResponse } from "next/og";
+
+/**
+ * A blog's share image (docs/public-blog.md, Share images): 1200×630 PNG with its title, author
+ * and the site, drawn by Next's ImageResponse (Satori and resvg, its own font, no network), for
+ * og:image and twitter:image. Made once per change, like the pages.
+ */
+export const SHARE_IMAGE_SIZE = { width: 1200, height: 630 } as const;
+
+export async function renderShareImage({ title, author, site }: { title: string; author: string; site: string }): Promise<Buffer> {
+  // Long titles step down in size so that they fit in four lines or so.
+  const titleSize = title.length > 90 ? 52 : title.length > 50 ? 64 : 76;
+  const image = new ImageResponse(
+    (
+      <div style={{ display: "flex", flexDirection: "column", justifyContent: "space-between", width: "100%", height: "100%", padding: "72px 80px", background: "#0f172a", color: "#f8fafc" }}>
+        <div style={{ display: "flex", alignItems: "center", gap: 20, fontSize: 32, color: "#c7d2fe" }}>
+          <div style={{ display: "flex", alignItems: "center", justifyContent: "center", width: 56, height: 56, borderRadius: 12, background: "#4f46e5", color: "#fff", fontSize: 32 }}>B</div>
+          {site}
+        </div>
+        <div style={{ display: "flex", fontSize: titleSize, lineHeight: 1.15, letterSpacing: -1, overflow: "hidden", maxHeight: 4 * 1.15 * titleSize }}>{title}</div>
+        <div style={{ display: "flex", fontSize: 34, color: "#cbd5e1" }}>{author}</div>
+      </div>
+    ),
+    SHARE_IMAGE_SIZE,
+  );
+  return Buffer.from(await image.arrayBuffer());
+}
