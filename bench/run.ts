@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the API's hot path (GET /api/v1/blogs) on the production build, measured with
- * autocannon against a bare node:http baseline doing the same work (bench/baseline.ts).
+ * autocannon against a bare node:http baseline doing the same work (bench/baseline.ts), and the
+ * public pages against a bare node:http server answering their bytes from memory (bench/bare-page-server.ts).
  *
  * Environment (all optional):
  *   DATABASE_URL          server to use (default postgresql://postgres@127.0.0.1:5432/postgres);
@@ -27,7 +28,8 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -60,8 +62,8 @@ interface Scenario {
   /** Request paths with their key (none for public pages), cycled round-robin. */
   requests: { path: string; key?: string }[];
   expect: number;
-  /** Pages Next serves: the baseline has no counterpart. */
-  appOnly?: boolean;
+  /** "bare": measured against the same bytes from memory (bench/bare-page-server.ts), not the API's baseline (bench/baseline.ts). */
+  baseline?: "bare";
 }
 
 interface Measurement {
@@ -94,6 +96,7 @@ const serverEnv = {
 };
 let app: RunningServer | undefined;
 let baseline: ChildProcess | undefined;
+let bare: ChildProcess | undefined;
 let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
   app = await startProductionServer(serverEnv, { quiet: true, nodeArgs: cpuProfile("app") });
@@ -115,11 +118,24 @@ try {
     { id: "d2", title: "(d) 429 exhausted account", connections: 50, requests: [{ path: "/api/v1/blogs?limit=10", key: data.exhausted.key }], expect: 429 },
   ];
   const publicScenarios: Scenario[] = [
-    { id: "f1", title: `(f) public blog page, ${(longMarkdown().length / 1024).toFixed(0)} KB Markdown`, connections: 50, requests: [{ path: publicBlogPath }], expect: 200, appOnly: true },
-    { id: "f2", title: "(f) public index /{handle}, page 1", connections: 50, requests: [{ path: `/${publicPages.handle}` }], expect: 200, appOnly: true },
+    { id: "f1", title: `(f) public blog page, ${(longMarkdown().length / 1024).toFixed(0)} KB Markdown`, connections: 50, requests: [{ path: publicBlogPath }], expect: 200, baseline: "bare" },
+    { id: "f2", title: "(f) public index /{handle}, page 1", connections: 50, requests: [{ path: `/${publicPages.handle}` }], expect: 200, baseline: "bare" },
   ];
   const wanted = (s: Scenario) => !ONLY || ONLY.has(s.id);
   const needsBaseline = !ONLY || apiScenarios("").some((s) => wanted(s));
+  let bareUrl = "";
+  if (publicScenarios.some(wanted)) {
+    const barePort = await freePort();
+    const pagesFile = join(tmpdir(), `bench-pages-${process.pid}.json`);
+    writeFileSync(pagesFile, JSON.stringify(await pageBytes(app.baseUrl, [publicBlogPath, `/${publicPages.handle}`])));
+    bare = spawn(process.execPath, [...cpuProfile("bare"), "--import", "tsx", "bench/bare-page-server.ts"], {
+      env: { ...env, PORT: String(barePort), BENCH_PAGES_FILE: pagesFile },
+      stdio: "ignore",
+    });
+    bareUrl = `http://127.0.0.1:${barePort}`;
+    await waitForStatus(`${bareUrl}${publicBlogPath}`, 200);
+    log(`bare page server ${bareUrl} (pid ${bare.pid})`);
+  }
   let baselineUrl = "";
   let checks: Awaited<ReturnType<typeof correctnessChecks>> | undefined;
   if (needsBaseline) {
@@ -130,7 +146,7 @@ try {
       stdio: "ignore",
     });
     baselineUrl = `http://127.0.0.1:${baselinePort}`;
-    await waitForStatus(`${baselineUrl}/api/v1/blogs`);
+    await waitForStatus(`${baselineUrl}/api/v1/blogs`, 401);
     log(`app ${app.baseUrl} (pid ${appPid}), baseline ${baselineUrl} (pid ${baseline.pid})`);
     await resetBudgets();
     checks = await correctnessChecks(app.baseUrl, baselineUrl);
@@ -140,7 +156,7 @@ try {
   resetTimer = setInterval(() => void resetBudgets(), 15_000);
   const results: Result[] = [];
   for (const scenario of scenarios) {
-    const { app: appResult, baseline: baseResult } = await measureAlternating(scenario, app.baseUrl, scenario.appOnly ? undefined : baselineUrl);
+    const { app: appResult, baseline: baseResult } = await measureAlternating(scenario, app.baseUrl, scenario.baseline === "bare" ? bareUrl : baselineUrl);
     results.push({ scenario, app: appResult, baseline: baseResult });
     const versus = baseResult ? `; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms` : "";
     log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms${versus}`);
@@ -164,6 +180,7 @@ try {
   // Both awaited: on exit they write their CPU profiles (BENCH_CPU_PROFILE_DIR).
   const baselineExited = baseline && baseline.exitCode === null ? new Promise((resolve) => baseline!.once("exit", resolve)) : undefined;
   baseline?.kill("SIGTERM");
+  bare?.kill("SIGTERM");
   await Promise.all([app?.stop(), baselineExited]);
   await db.end();
   redis.disconnect();
@@ -362,19 +379,31 @@ function ms(x: number): string {
   return x.toFixed(x < 10 ? 2 : 1);
 }
 
-/** The machine, the settings and one row per scenario (the baseline's columns empty for app-only ones). */
+/** The machine, the settings and one row per scenario. */
 function renderTable(results: Result[]): string {
   return [
     `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${postgresVersion()}; Redis ${redisVersion()}; Node ${process.version}`,
     `Date: ${new Date().toISOString()}; ${SECONDS} s per scenario and server in ${ROUNDS} alternating bursts after ${WARMUP} s warm-up; pool ${POOL_SIZE} connections per server`,
     "",
+    "Baseline: (a) to (d) bench/baseline.ts, the same work on bare node:http; (f) the same page's bytes from memory on bare node:http (bench/bare-page-server.ts).",
+    "",
     "| Scenario | Conn. | App req/s | App p50 ms | App p99 ms | Baseline req/s | Baseline p50 ms | Baseline p99 ms | App/baseline req/s |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...results.map(({ scenario, app, baseline }) =>
       `| ${scenario.title} | ${scenario.connections} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ` +
-        (baseline ? `${baseline.rps.toFixed(0)} | ${ms(baseline.p50)} | ${ms(baseline.p99)} | ${(app.rps / baseline.rps).toFixed(2)} |` : "| | | |"),
+        `${baseline!.rps.toFixed(0)} | ${ms(baseline!.p50)} | ${ms(baseline!.p99)} | ${(app.rps / baseline!.rps).toFixed(2)} |`,
     ),
   ].join("\n");
+}
+
+/** The bytes and content type the app answers for each path to a client that accepts no compression (autocannon's requests). */
+async function pageBytes(baseUrl: string, paths: string[]): Promise<Record<string, { contentType: string; body: string }>> {
+  const pages: Record<string, { contentType: string; body: string }> = {};
+  for (const path of paths) {
+    const response = await fetch(baseUrl + path, { headers: { "accept-encoding": "identity" } });
+    pages[path] = { contentType: response.headers.get("content-type") ?? "", body: Buffer.from(await response.arrayBuffer()).toString("base64") };
+  }
+  return pages;
 }
 
 /** Each public page answers 200 with its content before it is measured. */
@@ -419,9 +448,9 @@ function redisVersion(): string {
   }
 }
 
-async function waitForStatus(url: string): Promise<void> {
+async function waitForStatus(url: string, status: number): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    if (await fetch(url).then((r) => r.status === 401, () => false)) return;
+    if (await fetch(url).then((r) => r.status === status, () => false)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} did not answer`);
