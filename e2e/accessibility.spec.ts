@@ -40,7 +40,7 @@ for (const viewport of VIEWPORTS) {
     const run = `${viewport.name}-${Date.now().toString(36)}`;
     const owner = { name: "Axe Owner", handle: `axe-${run}`, email: `axe-${run}@example.test` };
     await signUp(page, owner);
-    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.", isPublic: true, tags: ["Axe tag"] })).data;
+    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.\n\n- [x] a task done\n- [ ] a task to do\n\n```js\nconst x = 1;\n```", isPublic: true, tags: ["Axe tag"] })).data;
     const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
 
     await visit("/dashboard", () => expect(page.getByText("Readable by everyone").first()).toBeVisible());

@@ -80,3 +80,40 @@ describe("/api/v1 dispatched by Next (the Vercel path)", () => {
     expect(byEndpoint.find((e) => e.method === "GET" && e.path === "/blogs")?.requests).toBeGreaterThan(0);
   });
 });
+
+describe("the public site dispatched by Next (the Vercel path)", () => {
+  const origin = (baseUrl: string) => new URL(baseUrl).origin;
+  /** An answer with the server's own origin in its absolute links put back to a placeholder, to compare two servers'. */
+  async function publicAnswer(baseUrl: string, path: string, headers: Record<string, string> = {}) {
+    const response = await fetch(baseUrl + path, { headers });
+    return { status: response.status, headers: response.headers, body: (await response.text()).replaceAll(origin(baseUrl), "ORIGIN") };
+  }
+
+  it("answers every kind of public address as the production server does", async () => {
+    const second = await seedBlogs(account.id, [{ title: "Through Next, public", blogSlug: "next-public", isPublic: true, tags: ["Dispatch"] }]);
+    expect(second).toHaveLength(1);
+    const owner = `/${account.handle}`;
+    for (const path of [owner, `${owner}/next-public`, `${owner}/tags/dispatch`, `${owner}/feed.xml`, `${owner}/tags/dispatch/feed.json`, `${owner}/sitemap.xml`, "/robots.txt", `${owner}/no-such-blog`, "/zz"]) {
+      const [production, next] = await Promise.all([publicAnswer(apiBaseUrl(), path), publicAnswer(viaNext.baseUrl, path)]);
+      expect(next.status, path).toBe(production.status);
+      expect(next.body, path).toBe(production.body);
+      // robots.txt's Last-Modified is its server's start.
+      for (const header of ["content-type", "cache-control", "content-security-policy", ...(path === "/robots.txt" ? [] : ["last-modified"])]) {
+        expect(next.headers.get(header), `${path} ${header}`).toBe(production.headers.get(header));
+      }
+      if (production.status === 200) {
+        const etag = next.headers.get("etag")!;
+        expect((await fetch(viaNext.baseUrl + path, { headers: { "if-none-match": etag } })).status, path).toBe(304);
+      }
+    }
+  });
+
+  it("takes the address from the request, never from a client's x-public-url, and leaves the dashboard's 404 to the dashboard", async () => {
+    const forged = await fetch(`${viaNext.baseUrl}/no-such-owner-here`, { headers: { "x-public-url": `/${account.handle}` } });
+    expect(forged.status).toBe(404);
+    expect((await fetch(`${viaNext.baseUrl}/api/public`, { headers: { "x-public-url": `/${account.handle}` } })).status).toBe(404);
+    const dashboard = await fetch(`${viaNext.baseUrl}/dashboard/no-such-page`);
+    expect(dashboard.status).toBe(404);
+    expect(await dashboard.text()).toContain("Page not found");
+  });
+});

@@ -75,10 +75,20 @@ describe("pages", () => {
     expect(new Set(nonces).size).toBe(3);
   });
 
-  it("a public blog page and the owner's public index", async () => {
-    const page = await expectPage(blogPath);
-    expect(page.html).toContain("A public post");
-    await expectPage(`/${owner.handle}`);
+  it("a public blog page and the owner's public index: the security headers, no script at all and a CSP that allows none", async () => {
+    for (const path of [blogPath, `/${owner.handle}`]) {
+      const response = await request(path);
+      expect(response.status, path).toBe(200);
+      expectSecurityHeaders(response.headers);
+      const csp = response.headers.get("content-security-policy")!;
+      // No script-src: default-src 'none' governs scripts, so none runs, inline or not.
+      expect(csp).toMatch(/^default-src 'none';/);
+      expect(csp).not.toMatch(/script-src|unsafe-inline|unsafe-eval|nonce-/);
+      expect(csp).toMatch(/base-uri 'none'/);
+      const html = await response.text();
+      expect((html.match(/<script\b[^>]*>/g) ?? []).filter((tag) => tag !== '<script type="application/ld+json">'), path).toEqual([]);
+      if (path === blogPath) expect(html).toContain("A public post");
+    }
   });
 
   it("the not-found page", async () => {

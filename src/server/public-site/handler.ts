@@ -24,8 +24,12 @@ import { parsePublicRoute, type PublicRoute } from "./routes";
  */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=30";
 
-/** Pages: no script at all, the one inline stylesheet by its hash, images from anywhere over https (Markdown links them). */
-const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/**
+ * Pages: no script at all, the one inline stylesheet by its hash, images from anywhere over https
+ * (Markdown links them); connections to the site itself only (crawlers' tools, such as
+ * Lighthouse, fetch robots.txt from the page).
+ */
+const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 /** Feeds, sitemaps, robots.txt, images: nothing in them loads or runs. */
 const DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** A preview is never indexed, and its address (a secret) is never sent as a referrer. */

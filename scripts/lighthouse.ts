@@ -1,0 +1,69 @@
+/**
+ * `npm run lighthouse`: Lighthouse (mobile preset, its default: a mid-range phone on slow 4G with
+ * simulated throttling) on the production build, in Debian's Chromium (or CHROMIUM_PATH), against
+ * a public blog with a 20 KB Markdown body and its owner's index (docs/public-blog.md). Prints the
+ * four category scores of each, writes the JSON reports under lighthouse-reports/ (not in git),
+ * and exits 1 when a target is missed: performance at least 95, the others 100. A fresh database
+ * on DATABASE_URL's server (embedded PostgreSQL without one); SKIP_BUILD=1 reuses the last build.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import pg from "pg";
+import { longMarkdown } from "../bench/public-seed";
+import { applyMigrations } from "../src/server/db/migrate";
+import { chromiumExecutable } from "./lib/chromium";
+import { startProductionServer } from "./lib/next-server";
+import { createScratchDatabase } from "./lib/scratch-database";
+
+const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+const REPORT_DIR = "lighthouse-reports";
+
+if (process.env.SKIP_BUILD !== "1" && spawnSync("npm", ["run", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
+const database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_lighthouse");
+await applyMigrations(database.url);
+const client = new pg.Client({ connectionString: database.url });
+await client.connect();
+// One reader's view: an account with 25 public blogs, the newest the long one.
+await client.query(`INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ('lh_owner', 'Ada Reader', 'ada@lighthouse.example', 'ada-reader', 'free', now())`);
+await client.query(
+  `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "tags", "isPublic", "createdAt", "updatedAt")
+   SELECT 'lh_' || g, 'lh_owner', 'Notes on reading, part ' || g, 'notes-' || g, 'What part ' || g || ' of the series is about, in a sentence.',
+          CASE WHEN g = 25 THEN $1 ELSE 'A short post.' END, ARRAY['Reading'], true, now() - (25 - g) * interval '1 day', now()
+   FROM generate_series(1, 25) AS g`,
+  [longMarkdown()],
+);
+await client.end();
+
+const server = await startProductionServer({ ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" }, { quiet: true });
+const chrome = await chromeLauncher.launch({ chromePath: chromiumExecutable(), chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+let missed = false;
+try {
+  await mkdir(REPORT_DIR, { recursive: true });
+  for (const [name, path] of [["post", "/ada-reader/notes-25"], ["index", "/ada-reader"]] as const) {
+    const url = server.baseUrl + path;
+    // Once unmeasured: the first request makes the page (a cache miss), which a reader rarely meets.
+    await fetch(url);
+    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    await writeFile(`${REPORT_DIR}/${name}.json`, result.report as string);
+    const { categories, audits } = result.lhr;
+    const scores = Object.fromEntries(Object.keys(TARGETS).map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as Record<keyof typeof TARGETS, number>;
+    const failing = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).filter((id) => scores[id] < TARGETS[id]);
+    missed ||= failing.length > 0;
+    const metrics = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => `${id} ${audits[id]?.displayValue ?? "?"}`);
+    console.log(`[lighthouse] ${name} ${path}: ${Object.entries(scores).map(([id, score]) => `${id} ${score}`).join(", ")}${failing.length ? ` (below target: ${failing.join(", ")})` : ""}`);
+    console.log(`[lighthouse]   ${metrics.join(", ")}; report ${REPORT_DIR}/${name}.json (Lighthouse ${result.lhr.lighthouseVersion})`);
+    for (const id of failing) {
+      const refs = categories[id]?.auditRefs ?? [];
+      const lost = refs.filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${ref.id} (${audits[ref.id]?.score})`);
+      console.log(`[lighthouse]   ${id} lost on: ${lost.join(", ")}`);
+    }
+  }
+} finally {
+  chrome.kill();
+  await server.stop();
+  await database.drop();
+}
+process.exit(missed ? 1 : 0);
