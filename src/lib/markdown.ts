@@ -14,13 +14,15 @@ function ownText(nodes: ElementContent[]): string {
 }
 
 /**
- * Task lists' checkboxes named by their item's text (WCAG 4.1.2: every form control has a name;
- * GFM writes them bare). After sanitizing: the name is text, escaped like any other attribute.
+ * After sanitizing, what the reader's page needs: task lists' checkboxes named by their item's
+ * text (WCAG 4.1.2: every form control has a name; GFM writes them bare), a text escaped like any
+ * other attribute; images loaded lazily, off the main thread, so a post's text shows first.
  */
-function labelTaskListCheckboxes() {
+function readerAttributes() {
   const visit = (nodes: (Root | RootContent)[]) => {
     for (const node of nodes) {
       if (node.type !== "root" && node.type !== "element") continue;
+      if (node.type === "element" && node.tagName === "img") Object.assign(node.properties, { loading: "lazy", decoding: "async" });
       if (node.type === "element" && node.tagName === "li") {
         const checkbox = node.children.find((child) => child.type === "element" && child.tagName === "input");
         if (checkbox?.type === "element") checkbox.properties.ariaLabel = ownText(node.children).trim().slice(0, 200) || "Task";
@@ -37,14 +39,14 @@ function labelTaskListCheckboxes() {
  * sanitized with GitHub's schema (no scripts, event handlers, styles or javascript: URLs). The
  * only ids are the footnotes', which remark-rehype already prefixes with "user-content-", so the
  * sanitizer does not prefix them a second time (that would break the footnote links). Task lists'
- * checkboxes get their item's text as their name.
+ * checkboxes get their item's text as their name; images load lazily.
  */
 const markdownProcessor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype)
   .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: "" })
-  .use(labelTaskListCheckboxes)
+  .use(readerAttributes)
   .use(rehypeStringify)
   .freeze();
 

@@ -173,6 +173,12 @@ describe("/{handle}/{blogSlug}", () => {
     expect(main).toContain('<input type="checkbox" disabled aria-label="todo"> todo');
   });
 
+  it("loads a post's images lazily, shrunk to the column by the stylesheet", async () => {
+    const blog = await createPublicBlog(account, { title: "Image Post", content: "![A diagram](https://example.org/diagram.png)" });
+    const { main } = await page(`/${account.handle}/${blog.blogSlug}`);
+    expect(main).toContain('<img src="https://example.org/diagram.png" alt="A diagram" loading="lazy" decoding="async">');
+  });
+
   it("does not render raw HTML or script links from the Markdown", async () => {
     const content = '<script>alert(1)</script>\n\nText <img src="x" onerror="alert(1)"> here\n\n[click me](javascript:alert(1))\n\n<div onclick="alert(1)">div</div>';
     const blog = await createPublicBlog(account, { title: "Xss Post", content });

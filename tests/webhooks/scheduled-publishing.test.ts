@@ -25,6 +25,7 @@ let receiver: Receiver;
 let secret: string;
 let key: string;
 let accountId: string;
+let accountHandle: string;
 const servers: RunningServer[] = [];
 
 const start = async () => {
@@ -74,6 +75,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const account = await createAccount(db, { email: "scheduled@example.test", password: "password-123" });
   accountId = account.id;
+  accountHandle = account.handle;
   key = (await createApiKey(db, { accountId, name: "scheduler", permissions: [...PERMISSIONS] })).key;
   ({ secret } = await createWebhookEndpoint(db, {
     accountId,
@@ -111,6 +113,22 @@ describe("a scheduled blog", () => {
     expect(eventsOf(id, "blog.scheduled")).toHaveLength(1);
     expect(eventsOf(id, "blog.updated")).toHaveLength(0);
     expect(await jobsOf(id)).toHaveLength(0);
+    await stopAll();
+  });
+
+  it("shows on the public pages of both instances once the job publishes it, cached pages forgotten", async () => {
+    const [first, second] = [await start(), await start()];
+    const already = await api(first, "POST", "/blogs", { title: "Public already", isPublic: true });
+    expect(already.status).toBe(201);
+    const index = (server: RunningServer) => fetch(`${server.baseUrl}/${accountHandle}`).then(async (response) => ({ cache: response.headers.get("x-cache"), html: await response.text() }));
+    // Both instances keep the index (the listener proves itself within seconds of the start).
+    for (const server of [first, second]) await expect.poll(async () => (await index(server)).cache, { timeout: 20_000, interval: 200 }).toBe("HIT");
+    const id = await createDraft(first, "Published by the job");
+    expect((await api(first, "PATCH", `/blogs/${id}`, { publishAt: inSeconds(3) })).status).toBe(200);
+    await eventually(async () => expect(await isPublic(id)).toBe(true), 60_000);
+    // The instance that ran the job forgets the account's pages right after the publication
+    // commits; the other one hears PostgreSQL's notice within milliseconds.
+    for (const server of [first, second]) await expect.poll(async () => (await index(server)).html, { timeout: 2_000, interval: 20 }).toContain("Published by the job");
     await stopAll();
   });
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
 import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, parsePublicPage, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";

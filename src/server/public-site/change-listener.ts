@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { SqlPool } from "~/server/db";

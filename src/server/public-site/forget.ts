@@ -1,3 +1,4 @@
+import "server-only";
 import { dangerouslyDeleteByTag } from "@vercel/functions";
 import { publicPageCache } from "./cache";
 

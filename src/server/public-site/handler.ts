@@ -1,3 +1,4 @@
+import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { headerNamesTag, namesEntityTagsOnly } from "../api/entity-tags";
 import { log } from "../log";

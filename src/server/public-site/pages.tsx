@@ -1,3 +1,4 @@
+import "server-only";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatDate, formatDateTime } from "~/lib/format";

@@ -1,3 +1,4 @@
+import "server-only";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
 import { isReservedHandle, isValidHandle } from "~/shared/handle";
 import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
