@@ -215,7 +215,8 @@ for (const viewport of VIEWPORTS) {
         await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", url);
         await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", "Renamed in the form");
         await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
-        await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary");
+        await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+        await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${url}/share-image.png`);
         const favicon = await page.request.get("/favicon.ico");
         expect(favicon.status()).toBe(200);
         expect(favicon.headers()["content-type"]).toBe("image/x-icon");
