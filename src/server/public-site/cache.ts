@@ -27,7 +27,6 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 export const LISTENER_TRUST_MS = 15_000;
 
 export interface PublicAnswer {
-  status: 200;
   contentType: string;
   body: Buffer;
   /** The body compressed, for clients that accept it (text only). */
@@ -62,9 +61,8 @@ const COMPRESSIBLE = /^(text\/|application\/(.+\+)?(xml|json))/;
 export function makeAnswer(contentType: string, content: string | Buffer, lastModified: Date): PublicAnswer {
   const body = typeof content === "string" ? Buffer.from(content) : content;
   const etag = `W/"${createHash("sha256").update(body).digest("base64url")}"`;
-  if (!COMPRESSIBLE.test(contentType)) return { status: 200, contentType, body, etag, lastModified };
+  if (!COMPRESSIBLE.test(contentType)) return { contentType, body, etag, lastModified };
   return {
-    status: 200,
     contentType,
     body,
     etag,

@@ -117,6 +117,8 @@ export async function handlePublicRequest(
   res: ServerResponse,
   { url = req.url ?? "/", unclaimed = false, onAnswer }: { url?: string; unclaimed?: boolean; onAnswer?: (ownerId: string | null) => Promise<void> } = {},
 ): Promise<boolean> {
+  // A request target no URL parser accepts is no public address; Next answers it.
+  if (!URL.canParse(url, "http://x")) return false;
   const { pathname, searchParams } = new URL(url, "http://x");
   const route = parsePublicRoute(pathname, searchParams) ?? (unclaimed ? "notFound" : null);
   if (route === null) return false;
