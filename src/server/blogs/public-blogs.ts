@@ -6,8 +6,6 @@ import { pageOffset } from "~/server/pagination";
 
 /** Blogs per page of /{handle}. */
 export const PUBLIC_PAGE_SIZE = 20;
-/** Pages stop at 2,000,000 blogs in: a larger number is no page, rather than a scan that long. */
-const MAX_PUBLIC_PAGE = 100_000;
 
 export interface PublicOwner {
   id: string;
@@ -28,14 +26,6 @@ export async function findPublicOwner(pool: SqlPool, handle: string): Promise<Pu
     [handle],
   );
   return rows[0] ?? null;
-}
-
-/** `?page=` of /{handle}: absent is page 1; anything but one whole number from 1 to the maximum is no page (null). */
-export function parsePublicPage(value: string | string[] | undefined): number | null {
-  if (value === undefined) return 1;
-  if (typeof value !== "string" || !/^[1-9][0-9]{0,5}$/.test(value)) return null;
-  const page = Number(value);
-  return page <= MAX_PUBLIC_PAGE ? page : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
-import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, parsePublicPage, type PublicOwner } from "../blogs/public-blogs";
+import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool } from "../db";
 import { renderFeed } from "../feeds";
@@ -45,8 +45,7 @@ async function ownerAnswer(route: OwnerRoute, owner: PublicOwner & { changedAt: 
   const lastModified = owner.changedAt;
   switch (route.kind) {
     case "index": {
-      const page = parsePublicPage(route.page);
-      if (page === null) return null;
+      const { page } = route;
       const tag = route.tagSlug === undefined ? null : await findPublicTag(pool, owner.id, route.tagSlug);
       if (route.tagSlug !== undefined && !tag) return null;
       const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
@@ -89,7 +88,7 @@ function cacheKey(route: CachedRoute, origin: string): string {
     case "sitemapIndex":
       return `${origin} ${route.kind}`;
     case "index":
-      return `${origin} index ${route.handle} ${route.tagSlug ?? ""} ${parsePublicPage(route.page)}`;
+      return `${origin} index ${route.handle} ${route.tagSlug ?? ""} ${route.page}`;
     case "post":
     case "shareImage":
       return `${origin} ${route.kind} ${route.handle} ${route.blogSlug}`;
@@ -102,7 +101,6 @@ function cacheKey(route: CachedRoute, origin: string): string {
 
 /** The answer for a cacheable public address, with the account it shows (for CDN cache tags) and how the cache had it; null: nothing public there. */
 export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
-  if (route.kind === "index" && parsePublicPage(route.page) === null) return null;
   return publicPageCache.get(cacheKey(route, origin), async (kept) => {
     if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
     if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await sitemapIndex(origin) };

@@ -12,7 +12,7 @@ export type PublicRoute =
   | { kind: "robots" }
   | { kind: "sitemapIndex" }
   | { kind: "preview"; token: string }
-  | { kind: "index"; handle: string; tagSlug?: string; page: string | string[] | undefined }
+  | { kind: "index"; handle: string; tagSlug?: string; page: number }
   | { kind: "post"; handle: string; blogSlug: string }
   | { kind: "shareImage"; handle: string; blogSlug: string }
   | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
@@ -34,10 +34,22 @@ export const isTagSlug = (value: string) => value.length > 0 && value.length <= 
 
 const feedFormatOf = (file: string) => (Object.keys(FEED_FORMATS) as FeedFormat[]).find((format) => FEED_FORMATS[format].file === file);
 
-/** The `page` search parameter: absent, one value, or several (which is no page). */
-function pageParameter(search: URLSearchParams): string | string[] | undefined {
+/** Pages of an index stop at 2,000,000 blogs in: a larger number is no page, rather than a scan that long. */
+const MAX_INDEX_PAGE = 100_000;
+
+/** `?page=` of an index: absent is page 1; anything but one whole number from 1 to the maximum (or several) is no page (null). */
+function pageNumber(search: URLSearchParams): number | null {
   const values = search.getAll("page");
-  return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+  if (values.length === 0) return 1;
+  if (values.length > 1 || !/^[1-9][0-9]{0,5}$/.test(values[0]!)) return null;
+  const page = Number(values[0]);
+  return page <= MAX_INDEX_PAGE ? page : null;
+}
+
+/** An owner's index, or a tag's page, when `search` names a page of it. */
+function indexRoute(handle: string, search: URLSearchParams, tagSlug?: string): PublicRoute | "notFound" {
+  const page = pageNumber(search);
+  return page === null ? "notFound" : { kind: "index", handle, ...(tagSlug !== undefined && { tagSlug }), page };
 }
 
 /**
@@ -56,12 +68,12 @@ export function parsePublicRoute(pathname: string, search: URLSearchParams): Pub
   const [handle, second, third, fourth, ...rest] = segments;
   if (handle === undefined || !isValidHandle(handle) || isReservedHandle(handle)) return null;
   if (rest.length > 0) return "notFound";
-  if (second === undefined) return { kind: "index", handle, page: pageParameter(search) };
+  if (second === undefined) return indexRoute(handle, search);
   if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };
   const ownerFeed = feedFormatOf(second);
   if (ownerFeed && third === undefined) return { kind: "feed", handle, format: ownerFeed };
   if (second === "tags" && third !== undefined && isTagSlug(third)) {
-    if (fourth === undefined) return { kind: "index", handle, tagSlug: third, page: pageParameter(search) };
+    if (fourth === undefined) return indexRoute(handle, search, third);
     const tagFeed = feedFormatOf(fourth);
     return tagFeed ? { kind: "feed", handle, format: tagFeed, tagSlug: third } : "notFound";
   }
