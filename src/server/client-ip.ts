@@ -11,6 +11,7 @@ import "server-only";
  */
 import { isIP } from "node:net";
 import { env } from "~/env";
+import { headerValue, type RequestHeaders } from "./request-headers";
 
 /**
  * Carries the client's address from the production server (src/server/http-server.ts), which
@@ -18,15 +19,6 @@ import { env } from "~/env";
  * any copy a client sent and sets its own on every request.
  */
 export const CLIENT_IP_HEADER = "x-blogmgr-client-ip";
-
-/** Headers as Node (IncomingHttpHeaders) or the web (Headers) hold them. */
-export type RequestHeaders = Headers | Record<string, string | string[] | undefined>;
-
-function header(headers: RequestHeaders, name: string): string | undefined {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(",") : value;
-}
 
 /** Which proxy in front of the app may say who the client is. */
 export interface ProxyTrust {
@@ -46,11 +38,11 @@ export function clientIp(
     // Vercel sets these itself and overwrites any the client sent; x-vercel-forwarded-for stays
     // right even behind another proxy that rewrites x-forwarded-for.
     const { headers } = request;
-    return validIp(header(headers, "x-vercel-forwarded-for") ?? header(headers, "x-real-ip") ?? header(headers, "x-forwarded-for"));
+    return validIp(headerValue(headers, "x-vercel-forwarded-for") ?? headerValue(headers, "x-real-ip") ?? headerValue(headers, "x-forwarded-for"));
   }
   const { hops } = trust;
   if (hops > 0) {
-    const forwarded = (header(request.headers, "x-forwarded-for") ?? "").split(",");
+    const forwarded = (headerValue(request.headers, "x-forwarded-for") ?? "").split(",");
     // Fewer entries than trusted proxies: the request did not come through them all.
     return forwarded.length >= hops ? validIp(forwarded[forwarded.length - hops]) : null;
   }

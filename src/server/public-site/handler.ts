@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { headerNamesTag, namesEntityTagsOnly } from "../api/entity-tags";
 import { log } from "../log";
 import { requestOrigin } from "../public-origin";
+import { headerValue } from "../request-headers";
 import { SECURITY_HEADERS } from "../security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
 import { previewPage, publicAnswer } from "./answers";
@@ -100,12 +101,6 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
   return respond(request, 200, headers, answer.body, ownerId);
 }
 
-/** Node's header as one string (repeated ones joined, as fetch's Headers does). */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 /**
  * Answers `req` when `url` (path and query) is one of the public site's addresses, or when
  * `unclaimed` (no other route of the app wants it: then a 404 at worst); returns false, having
@@ -122,7 +117,8 @@ export async function handlePublicRequest(
   const { pathname, searchParams } = new URL(url, "http://x");
   const route = parsePublicRoute(pathname, searchParams) ?? (unclaimed ? "notFound" : null);
   if (route === null) return false;
-  const request = { method: req.method ?? "GET", header: (name: string) => header(req, name), origin: requestOrigin({ get: (name) => header(req, name) ?? null }) };
+  const header = (name: string) => headerValue(req.headers, name);
+  const request = { method: req.method ?? "GET", header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
   const served = await answerRoute(request, pathname, route);
   if (served.status === 200 || served.status === 304) await onAnswer?.(served.ownerId);
   res.writeHead(served.status, served.headers);
