@@ -11,7 +11,7 @@ export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
   "api", "app", "dashboard", "sign-in", "sign-up", "sign-out", "signin", "signup", "signout", "login", "logout",
   "register", "settings", "account", "accounts", "docs", "doc", "help", "about", "blog", "blogs", "keys", "usage",
   "admin", "auth", "static", "public", "assets", "www", "new", "edit", "home", "index", "favicon-ico", "robots-txt",
-  "sitemap-xml", "preview", "next", "support", "status", "terms", "privacy", "root", "system", "null", "undefined",
+  "sitemap-xml", "preview", "images", "next", "support", "status", "terms", "privacy", "root", "system", "null", "undefined",
 ]);
 
 export function isReservedHandle(handle: string): boolean {

@@ -1,0 +1,96 @@
+/**
+ * Images as the app stores and addresses them (docs/images.md): the one place that knows the
+ * accepted formats, the variants made of each upload and the files' names in their URLs. The
+ * server (processing, storage, serving) and the Markdown renderer (srcset, in the browser too)
+ * both read it.
+ *
+ * An image's URL is `/images/{id}/{width}x{height}.{format}`, its processed original: it carries the
+ * dimensions and format, so Markdown pointing at it can be given its variants, `width` and `height`
+ * without looking anything up. Variants are `/images/{id}/{width}w.{format}`.
+ */
+
+/** The formats accepted, as sharp names them; also each file's extension. */
+export const IMAGE_FORMATS = ["jpeg", "png", "webp", "avif", "gif"] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export const isImageFormat = (value: string): value is ImageFormat => (IMAGE_FORMATS as readonly string[]).includes(value);
+
+export const contentTypeOf = (format: ImageFormat) => `image/${format}`;
+
+/** The largest upload, in bytes (10 MiB). */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The most pixels an upload may have (width × height of one frame): 40 megapixels. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/** Widths of the resized variants; only those narrower than the original are made (never upscaled). */
+export const VARIANT_WIDTHS = [480, 960, 1600, 2400] as const;
+
+/** The path every image's files are under. */
+export const IMAGES_PATH = "/images";
+
+/** What an image's URL says of it. */
+export interface ImageReference {
+  id: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+}
+
+/** One file of an image: its name in the URL, format and width. */
+export interface ImageFileRef {
+  name: string;
+  format: ImageFormat;
+  width: number;
+}
+
+/**
+ * The formats of an image's variants: the modern two and its own. A GIF gets no AVIF (sharp writes
+ * no animated AVIF) and keeps GIF for browsers that show nothing else animated.
+ */
+export function variantFormats(format: ImageFormat): ImageFormat[] {
+  const modern: ImageFormat[] = format === "gif" ? ["webp"] : ["avif", "webp"];
+  return modern.includes(format) ? modern : [...modern, format];
+}
+
+/** The widths of an image's variants. */
+export function variantWidths(width: number): number[] {
+  return VARIANT_WIDTHS.filter((variant) => variant < width);
+}
+
+export const originalFileName = ({ width, height, format }: Omit<ImageReference, "id">) => `${width}x${height}.${format}`;
+export const variantFileName = (width: number, format: ImageFormat) => `${width}w.${format}`;
+
+/** Every file stored for an image: its original, then its variants. */
+export function imageFiles(image: Omit<ImageReference, "id">): ImageFileRef[] {
+  return [
+    { name: originalFileName(image), format: image.format, width: image.width },
+    ...variantWidths(image.width).flatMap((width) => variantFormats(image.format).map((format) => ({ name: variantFileName(width, format), format, width }))),
+  ];
+}
+
+/** An image's path (its original), or one of its files'. */
+export const imagePath = (image: ImageReference, file = originalFileName(image)) => `${IMAGES_PATH}/${image.id}/${file}`;
+
+/** An image id as the app makes them (cuid): letters and digits. */
+const ID = "[a-z0-9]{20,40}";
+const ORIGINAL_PATH = new RegExp(`^${IMAGES_PATH}/(${ID})/([1-9][0-9]{0,4})x([1-9][0-9]{0,4})\\.(${IMAGE_FORMATS.join("|")})$`);
+const FILE_PATH = new RegExp(`^${IMAGES_PATH}/(${ID})/([^/]+)$`);
+
+/** The image a path names by its original (`/images/{id}/{w}x{h}.{format}`), or null. */
+export function parseImagePath(path: string): ImageReference | null {
+  const match = ORIGINAL_PATH.exec(path);
+  if (!match) return null;
+  return { id: match[1]!, width: Number(match[2]), height: Number(match[3]), format: match[4] as ImageFormat };
+}
+
+/** The image id and file name a request path names (`/images/{id}/{file}`), or null. */
+export function parseImageFilePath(path: string): { id: string; file: string } | null {
+  const match = FILE_PATH.exec(path);
+  return match ? { id: match[1]!, file: match[2]! } : null;
+}
+
+/** The format of a stored file, by its name's extension. */
+export function formatOfFile(file: string): ImageFormat | null {
+  const extension = file.slice(file.lastIndexOf(".") + 1);
+  return isImageFormat(extension) ? extension : null;
+}
