@@ -41,6 +41,13 @@ const schema = z.object({
   WEBHOOK_WORKER: z.enum(["0", "1"]).default("1"),
   /** Vercel Cron's bearer token for /api/cron/jobs. */
   CRON_SECRET: z.string().min(16).optional(),
+  /** An S3-compatible bucket for images' files (docs/images.md); without S3_BUCKET they are kept in PostgreSQL. */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** The bucket's endpoint (R2, MinIO, a local server); unset for AWS S3 itself. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("auto"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),
   /** The production domain of the Vercel project (no scheme), set by the platform: the app's origin there when BETTER_AUTH_URL is unset. */

@@ -23,6 +23,7 @@ import { crossOriginRefusal } from "~/server/same-origin-request";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
+import { removeAccountImages } from "~/server/images/images";
 
 /** Sign-in, sign-up and password-checking attempts allowed per client IP and minute, each (docs/security.md). */
 export const AUTH_ATTEMPTS_PER_MINUTE = 10;
@@ -133,9 +134,10 @@ function createAuth() {
       // verified: a change applies at once, takes the current password and ends the owner's other
       // sessions (the hooks below). Deletion asks for the password; blogs, keys, usage and
       // the request log go with the account (foreign keys' cascades, and the triggers of the
-      // blog_day_count and public_content_version migrations).
+      // blog_day_count and public_content_version migrations); images' files are removed from
+      // their store first (an S3 bucket has no cascade).
       changeEmail: { enabled: true, updateEmailWithoutVerification: true },
-      deleteUser: { enabled: true },
+      deleteUser: { enabled: true, beforeDelete: (user) => removeAccountImages(db, user.id) },
     },
     advanced: {
       // The address src/server/client-ip.ts determined, never X-Forwarded-For as the client sent it.

@@ -5,7 +5,10 @@ export type DomainErrorCode =
   | "RESOURCE_CONFLICT"
   | "INVALID_PARAMETER"
   | "MISSING_REQUIRED_FIELD"
-  | "PRECONDITION_FAILED";
+  | "PRECONDITION_FAILED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "QUOTA_EXCEEDED";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the

@@ -1,3 +1,5 @@
+import { MAX_IMAGE_BYTES } from "./images";
+
 /** Limits of the dashboard's /api/trpc (docs/security.md); the browser's client reads them too. */
 
 /** The largest request body read: a blog at its largest fits well within it. */
@@ -5,3 +7,7 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** The most calls one request may batch. */
 export const MAX_BATCH_CALLS = 10;
+
+/** The one procedure whose body is a file: an image upload may carry that much (a form around MAX_IMAGE_BYTES). */
+export const UPLOAD_PROCEDURE = "images.upload";
+export const MAX_UPLOAD_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;

@@ -94,3 +94,15 @@ export function formatOfFile(file: string): ImageFormat | null {
   const extension = file.slice(file.lastIndexOf(".") + 1);
   return isImageFormat(extension) ? extension : null;
 }
+
+/** A size as people read it, in decimal units as the quotas are set ("1.4 MB"). */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(value < 10 ? 1 : 0))} ${units[unit]}`;
+}

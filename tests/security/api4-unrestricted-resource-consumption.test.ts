@@ -15,7 +15,7 @@ const MiB = 1024 * 1024;
 function expectPayloadTooLarge(answer: RawAnswer) {
   expect(answer.status).toBe(413);
   expect(answer.body.error.data.code).toBe("PAYLOAD_TOO_LARGE");
-  expect(answer.body.error.data.details).toBe("A request to /api/trpc may carry at most 2 MiB");
+  expect(answer.body.error.data.details).toBe("This request to /api/trpc may carry at most 2 MiB");
 }
 
 describe("request bodies", () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
+import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
@@ -10,6 +11,7 @@ import { createTRPCRouter } from "./trpc";
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
 export const appRouter = createTRPCRouter({
   blogs: blogsRouter,
+  images: imagesRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
   tags: tagsRouter,

@@ -41,9 +41,16 @@ export type Context = ReturnType<typeof createTRPCContext>;
 /**
  * Procedure metadata: the permission a key needs (none: the owner's alone), the OpenAPI operation
  * (only for the API's operations), the status of its success when not 200, the API error codes
- * it can answer with beyond the common ones, and whether it honours Idempotency-Key.
+ * it can answer with beyond the common ones, whether it honours Idempotency-Key, and a body that is not JSON.
  */
-export type Meta = OpenApiMeta<{ permission?: Permission; successStatus?: number; errors?: ApiErrorCode[]; idempotent?: boolean }>;
+export type Meta = OpenApiMeta<{
+  permission?: Permission;
+  successStatus?: number;
+  errors?: ApiErrorCode[];
+  idempotent?: boolean;
+  /** The body is a file, not JSON: /api/v1 reads it as one (src/server/api/rest/image-body.ts). */
+  rawBody?: "image";
+}>;
 
 const t = initTRPC
   .context<Context>()

@@ -22,8 +22,8 @@ const SITEMAP_MAX_TAGS = 10_000;
 /** robots.txt never changes while the server runs. */
 const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
 
-type OwnerRoute = Exclude<PublicRoute, { kind: "robots" | "sitemapIndex" | "preview" }>;
-export type CachedRoute = Exclude<PublicRoute, { kind: "preview" }>;
+type OwnerRoute = Exclude<PublicRoute, { kind: "robots" | "sitemapIndex" | "preview" | "imageFile" }>;
+export type CachedRoute = Exclude<PublicRoute, { kind: "preview" | "imageFile" }>;
 
 /** Crawlers may read the public blog, not the dashboard, the APIs or preview links; the sitemap index is named. */
 function robots(origin: string): PublicAnswer {

@@ -1,6 +1,8 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { contentTypeOf, formatOfFile } from "~/shared/images";
 import { headerNamesTag, namesEntityTagsOnly } from "../api/entity-tags";
+import { imageStore } from "../images/store";
 import { log } from "../log";
 import { requestOrigin } from "../public-origin";
 import { headerValue } from "../request-headers";
@@ -34,6 +36,9 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while
 const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 /** Feeds, sitemaps, robots.txt, images: nothing in them loads or runs. */
 const DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
+/** Image files: immutable (src/shared/images.ts names them), kept by browsers and CDNs for a year. */
+const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+const IMAGE_CSP = "default-src 'none'; sandbox";
 /** A preview is never indexed, and its address (a secret) is never sent as a referrer. */
 const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "no-referrer" } as const;
 
@@ -102,6 +107,24 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
 }
 
 /**
+ * An image's file (docs/images.md). Its name never stands for other bytes (a new upload is a new
+ * image), so it is cached for good, and its ETag is its address: a revalidation needs no read. A
+ * CSP sandbox and nosniff: opened on its own, the file can only ever be shown as the image it is.
+ */
+async function imageFile(request: PublicRequest, { imageId, file }: { imageId: string; file: string }): Promise<PublicResponse> {
+  const headers = {
+    "Cache-Control": IMAGE_CACHE_CONTROL,
+    ETag: `"${imageId}-${file}"`,
+    "Content-Security-Policy": IMAGE_CSP,
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  if (headerNamesTag(request.header("if-none-match") ?? "", headers.ETag, "weak")) return respond(request, 304, headers, null);
+  const data = await imageStore().read(imageId, file);
+  if (data === null) return notFound(request);
+  return respond(request, 200, { ...headers, "Content-Type": contentTypeOf(formatOfFile(file)!) }, data);
+}
+
+/**
  * Answers `req` when `url` (path and query) is one of the public site's addresses, or when
  * `unclaimed` (no other route of the app wants it: then a 404 at worst); returns false, having
  * answered nothing, otherwise. `onAnswer` learns whose content a cacheable answer shows before
@@ -132,6 +155,7 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
   }
   try {
     if (route === "notFound") return notFound(request);
+    if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "preview") {
       const page = await previewPage(route.token);
       if (page === null) return notFound(request);

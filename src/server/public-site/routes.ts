@@ -1,6 +1,7 @@
 import "server-only";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
 import { isReservedHandle, isValidHandle } from "~/shared/handle";
+import { formatOfFile, parseImageFilePath } from "~/shared/images";
 import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
 
 /**
@@ -16,7 +17,8 @@ export type PublicRoute =
   | { kind: "post"; handle: string; blogSlug: string }
   | { kind: "shareImage"; handle: string; blogSlug: string }
   | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
-  | { kind: "sitemap"; handle: string };
+  | { kind: "sitemap"; handle: string }
+  | { kind: "imageFile"; imageId: string; file: string };
 
 /** The feeds' files under an owner's or a tag's page (src/server/feeds.ts writes them). */
 export const FEED_FORMATS = {
@@ -64,6 +66,10 @@ export function parsePublicRoute(pathname: string, search: URLSearchParams): Pub
   if (pathname === "/robots.txt") return { kind: "robots" };
   if (pathname === "/sitemap.xml") return { kind: "sitemapIndex" };
   const segments = pathname.split("/").slice(1);
+  if (segments[0] === "images") {
+    const image = parseImageFilePath(pathname);
+    return image && formatOfFile(image.file) ? { kind: "imageFile", imageId: image.id, file: image.file } : "notFound";
+  }
   if (segments[0] === "preview") return segments.length === 2 && segments[1] ? { kind: "preview", token: segments[1] } : "notFound";
   const [handle, second, third, fourth, ...rest] = segments;
   if (handle === undefined || !isValidHandle(handle) || isReservedHandle(handle)) return null;

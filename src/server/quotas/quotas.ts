@@ -10,4 +10,6 @@ export const QUOTAS = {
   activeKeysPerAccount: 50,
   /** Every blog of the account, with or without API access. */
   blogsPerAccount: { free: 1_000, pro: 100_000, enterprise: 1_000_000 } satisfies Record<Plan, number>,
+  /** Bytes of images stored (every file of every image: src/server/images/images.ts). */
+  imageBytesPerAccount: { free: 100_000_000, pro: 10_000_000_000, enterprise: 100_000_000_000 } satisfies Record<Plan, number>,
 } as const;

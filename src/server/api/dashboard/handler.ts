@@ -9,7 +9,7 @@ import { entityTag } from "../entity-tags";
 import { ApiError } from "../errors";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_BODY_BYTES } from "~/shared/dashboard-limits";
+import { MAX_BATCH_CALLS, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**
@@ -17,17 +17,19 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
  * permission on their own account), or nobody (every procedure then answers 401). Anything but a
  * GET must come from the app's own pages (src/server/same-origin-request.ts). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
- * larger than MAX_BODY_BYTES is refused before any procedure runs; one that turns out larger is
- * read no further than that. A batch of more than MAX_BATCH_CALLS calls is refused whole.
+ * larger than MAX_BODY_BYTES (an image upload's: MAX_UPLOAD_BODY_BYTES) is refused before any
+ * procedure runs; one that turns out larger is read no further than that. A batch of more than
+ * MAX_BATCH_CALLS calls is refused whole.
  */
 export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
   const requestId = crypto.randomUUID();
+  const maxBodyBytes = new URL(req.url).pathname === `/api/trpc/${UPLOAD_PROCEDURE}` ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
   return withRequestId(requestId, async () => {
     // A mutation only from the app's own pages, before the session is even looked at.
     const response = crossOriginRefusal(req) ?? (await fetchRequestHandler({
       endpoint: "/api/trpc",
       router: appRouter,
-      req: withBoundedBody(req),
+      req: withBoundedBody(req, maxBodyBytes),
       maxBatchSize: MAX_BATCH_CALLS,
       responseMeta: ({ data, errors }) => {
         // A lone answer carries the ETag /api/v1 gives the same body (README, The API: conditional
@@ -38,7 +40,7 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
       },
       createContext: async ({ resHeaders }) => {
         // Runs after the calls are known and before any of them: nothing is read or looked up.
-        if (Number(req.headers.get("content-length")) > MAX_BODY_BYTES) throw payloadTooLarge();
+        if (Number(req.headers.get("content-length")) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
         const user = await getSessionUser(req.headers);
         return createTRPCContext({
           headers: req.headers,
@@ -65,15 +67,15 @@ async function limitDashboardMutation(accountId: string, resHeaders: Headers): P
   throw new ApiError("RATE_LIMIT_EXCEEDED", "Too many changes", resetDetails(`At most ${state.limit} changes an hour can be made in the dashboard`, state));
 }
 
-/** The request with a body that fails once more than MAX_BODY_BYTES have arrived. */
-function withBoundedBody(req: Request): Request {
+/** The request with a body that fails once more than `maxBodyBytes` have arrived. */
+function withBoundedBody(req: Request, maxBodyBytes: number): Request {
   if (!req.body) return req;
   let received = 0;
   const bounded = req.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         received += chunk.byteLength;
-        if (received > MAX_BODY_BYTES) controller.error(payloadTooLarge());
+        if (received > maxBodyBytes) controller.error(payloadTooLarge(maxBodyBytes));
         else controller.enqueue(chunk);
       },
     }),
@@ -83,10 +85,6 @@ function withBoundedBody(req: Request): Request {
   return new Request(req, { body: bounded, duplex: "half" } as RequestInit);
 }
 
-function payloadTooLarge(): ApiError {
-  return new ApiError(
-    "PAYLOAD_TOO_LARGE",
-    "Request body too large",
-    `A request to /api/trpc may carry at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
-  );
+function payloadTooLarge(maxBodyBytes: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", "Request body too large", `This request to /api/trpc may carry at most ${Math.floor(maxBodyBytes / 1024 / 1024)} MiB`);
 }

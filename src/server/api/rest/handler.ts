@@ -17,6 +17,7 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
 import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
+import { readImageBody } from "./image-body";
 import { carriesBody, readJsonBody } from "./request-body";
 import { matchRoute, RATE_LIMIT_PATH, routeOfProcedure, type RestRoute } from "./routes";
 
@@ -173,7 +174,7 @@ async function answerOperation(
   if (carriesBody(req.method ?? "GET")) {
     try {
       // No body at all is an empty object: the operation's path parameters are its whole input.
-      body = (await readJsonBody(req)) ?? {};
+      body = route.rawBody === "image" ? await readImageBody(req) : ((await readJsonBody(req)) ?? {});
     } catch (error) {
       return errorAnswer(toApiError(error), context.resHeaders);
     }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { contentTypeOf, IMAGE_FORMATS, MAX_IMAGE_BYTES } from "~/shared/images";
 import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
 import { statusOf, type ApiErrorCode } from "../errors";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../idempotency";
@@ -25,6 +26,7 @@ const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]
   RESOURCE_CONFLICT: ["Resource conflict", "A blog with the slug my-first-post already exists"],
   PRECONDITION_FAILED: ["Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry"],
   PAYLOAD_TOO_LARGE: ["Payload too large", "The request body must be at most 1 MiB"],
+  QUOTA_EXCEEDED: ["Storage quota exceeded", "The free plan stores at most 100 MB of images; this account uses 99.2 MB and the image needs 1.4 MB"],
   UNSUPPORTED_MEDIA_TYPE: ["Unsupported media type", "The request body must be application/json"],
   INTERNAL_SERVER_ERROR: ["Internal server error"],
   SERVICE_UNAVAILABLE: ["Service temporarily unavailable"],
@@ -253,6 +255,25 @@ function referencedSchemas(document: OpenAPIObject, schemas: Record<string, Sche
   return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
 }
 
+/**
+ * An image upload's body as /api/v1 reads it (src/server/api/rest/image-body.ts): the file itself
+ * under its media type, or a multipart form with a `file` part. trpc-to-openapi can describe neither.
+ */
+function describeImageBody(operation: OperationObject): void {
+  const file: SchemaObject = { type: "string", format: "binary", contentMediaType: "application/octet-stream" };
+  operation.requestBody = {
+    required: true,
+    description: `The image, JPEG, PNG, WebP, AVIF or GIF (told by its content), at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`,
+    content: {
+      ...Object.fromEntries(IMAGE_FORMATS.map((format) => [contentTypeOf(format), { schema: { ...file, contentMediaType: contentTypeOf(format) } }])),
+      "multipart/form-data": {
+        schema: { type: "object", required: ["file"], properties: { file: { ...file, description: "The image file" } } },
+        encoding: { file: { contentType: IMAGE_FORMATS.map(contentTypeOf).join(", ") } },
+      },
+    },
+  };
+}
+
 function buildDocument(): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: "Blog Management API",
@@ -277,6 +298,7 @@ function buildDocument(): OpenAPIObject {
     if (!operation) continue;
     describeOperation(operation, route);
     withoutReadOnlyProperties(operation as OperationObject);
+    if (route.rawBody === "image") describeImageBody(operation as OperationObject);
   }
   document.paths = { ...document.paths, [RATE_LIMIT_PATH]: { get: RATE_LIMIT_OPERATION } };
   document.components = {

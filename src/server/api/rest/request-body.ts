@@ -24,33 +24,33 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be JSON, sent with Content-Type: application/json");
   }
   if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readCapped(req);
-  if (text === null) throw tooLarge();
+  const bytes = await readCapped(req, MAX_BODY_BYTES);
+  if (bytes === null) throw tooLarge();
   try {
     // An empty body is malformed JSON too.
-    return JSON.parse(text);
+    return JSON.parse(bytes.toString("utf8"));
   } catch (cause) {
     throw new TRPCError({ code: "PARSE_ERROR", message: "Failed to parse request body", cause });
   }
 }
 
 /**
- * The body as text; null as soon as it passes the limit (the rest is not kept). A client that
- * leaves before sending all of it gets a malformed-body error nobody will read.
+ * The body; null as soon as it passes `limit` bytes (the rest is not kept). A client that leaves
+ * before sending all of it gets a malformed-body error nobody will read.
  */
-function readCapped(req: IncomingMessage): Promise<string | null> {
+export function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      if (size <= limit) return void chunks.push(chunk);
       stop();
       resolve(null);
     };
     const onEnd = () => {
       stop();
-      resolve(Buffer.concat(chunks).toString("utf8"));
+      resolve(Buffer.concat(chunks));
     };
     const onFailure = (cause?: Error) => {
       stop();

@@ -17,6 +17,8 @@ export interface RestRoute {
   errors: NonNullable<Meta["errors"]>;
   /** Whether a retry with the same Idempotency-Key replays the first answer. */
   idempotent: boolean;
+  /** A body that is a file, not JSON. */
+  rawBody?: Meta["rawBody"];
 }
 
 export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
@@ -34,6 +36,7 @@ function route(procedure: string | null, method: string, template: string, meta:
     permission: meta.permission ?? null,
     errors: meta.errors ?? [],
     idempotent: meta.idempotent ?? false,
+    rawBody: meta.rawBody,
   };
 }
 

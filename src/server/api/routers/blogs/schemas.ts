@@ -40,14 +40,15 @@ export const blogSchema = z
   })
   .meta({ id: "Blog" }) satisfies z.ZodType<BlogView>;
 
+/** A list's page by number (README, The API): every list's pagination has these. */
+const pageFields = { page: z.int(), limit: z.int(), total: z.int(), totalPages: z.int(), hasNext: z.boolean(), hasPrev: z.boolean() };
+
+/** A list read by page number only (images). */
+export const pagePaginationSchema = z.object(pageFields);
+
 export const paginationSchema = z
   .object({
-    page: z.int(),
-    limit: z.int(),
-    total: z.int(),
-    totalPages: z.int(),
-    hasNext: z.boolean(),
-    hasPrev: z.boolean(),
+    ...pageFields,
     nextCursor: z.string().nullable().meta({
       description:
         "Opaque cursor of the next page (null when hasNext is false): send it as `cursor` to read that page at the same cost at any depth",

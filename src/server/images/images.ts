@@ -1,0 +1,109 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { Prisma } from "~/generated/prisma/client";
+import type { Db } from "~/server/db";
+import { DomainError } from "~/server/domain-error";
+import type { RequestDb } from "~/server/api/idempotency";
+import { QUOTAS } from "~/server/quotas/quotas";
+import type { Plan } from "~/shared/plans";
+import { formatBytes } from "~/shared/images";
+import type { ProcessedImage } from "./process-image";
+import { imageStore } from "./store";
+
+/** An image's row: what the API shows of it comes from here (src/server/images/image-view.ts). */
+export type ImageRecord = Prisma.ImageGetPayload<object>;
+
+interface ImageAccount {
+  id: string;
+  plan: Plan;
+}
+
+/** Prisma's limits for the transaction recording an upload: uploads of one account wait for each other's (below). */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
+/**
+ * Records a processed upload and stores its files, if the account's storage quota allows
+ * (docs/images.md). The check and the write hold the account's row lock, so concurrent uploads of
+ * one account, on any number of servers, are counted one after the other and never pass the quota
+ * together. `db` may already be a transaction (an Idempotency-Key's), which then holds the lock.
+ * Files an S3 store wrote for a transaction that then failed are removed.
+ */
+export async function saveImage(db: RequestDb, account: ImageAccount, image: ProcessedImage): Promise<ImageRecord> {
+  const id = randomBytes(16).toString("hex");
+  const store = imageStore();
+  const storedBytes = image.files.reduce((total, file) => total + file.data.byteLength, 0);
+  const record = async (tx: Prisma.TransactionClient) => {
+    await tx.$queryRaw`SELECT 1 FROM "user" WHERE "id" = ${account.id} FOR UPDATE`;
+    await assertUnderStorageQuota(tx, account, storedBytes);
+    const row = await tx.image.create({
+      data: { id, userId: account.id, width: image.width, height: image.height, format: image.format, bytes: image.files[0]!.data.byteLength, storedBytes },
+    });
+    await store.save(tx, id, image.files);
+    return row;
+  };
+  try {
+    return "$transaction" in db ? await db.$transaction(record, TRANSACTION_OPTIONS) : await record(db);
+  } catch (error) {
+    await store.remove([id]).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Bytes the account's images take in the store, all files counted. */
+export async function storageUsed(db: Pick<Db, "$queryRaw">, accountId: string): Promise<number> {
+  const [row] = await db.$queryRaw<{ used: bigint }[]>`SELECT COALESCE(sum("storedBytes"), 0)::bigint AS "used" FROM "image" WHERE "userId" = ${accountId}`;
+  return Number(row?.used ?? 0);
+}
+
+async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: ImageAccount, adding: number): Promise<void> {
+  const quota = QUOTAS.imageBytesPerAccount[account.plan];
+  const used = await storageUsed(tx, account.id);
+  if (used + adding <= quota) return;
+  throw new DomainError(
+    "QUOTA_EXCEEDED",
+    "Storage quota exceeded",
+    `The ${account.plan} plan stores at most ${formatBytes(quota)} of images; this account uses ${formatBytes(used)} and the image needs ` +
+      `${formatBytes(adding)} (its variants included): delete images or move to a larger plan`,
+  );
+}
+
+/** One of the account's images; another account's is not found, as an unknown id is. */
+export async function findImage(db: Db, accountId: string, imageId: string): Promise<ImageRecord> {
+  const image = await db.image.findFirst({ where: { id: imageId, userId: accountId } });
+  if (!image) throw new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
+  return image;
+}
+
+/** The account's images, newest first, one page of them, and how many there are. */
+export async function listImages(db: Db, accountId: string, { page, limit }: { page: number; limit: number }): Promise<{ images: ImageRecord[]; total: number }> {
+  const [images, total] = await Promise.all([
+    db.image.findMany({ where: { userId: accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (page - 1) * limit, take: limit }),
+    db.image.count({ where: { userId: accountId } }),
+  ]);
+  return { images, total };
+}
+
+/**
+ * Deletes one of the account's images and its files. Blogs showing it stay readable: a cover is
+ * cleared (the foreign key), Markdown pointing at it shows its alt text.
+ */
+export async function deleteImage(db: Db, accountId: string, imageId: string): Promise<void> {
+  const { count } = await db.image.deleteMany({ where: { id: imageId, userId: accountId } });
+  if (count === 0) throw new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
+  await imageStore().remove([imageId]);
+}
+
+/** Removes every image file of an account about to be deleted (its rows go with the account). */
+export async function removeAccountImages(db: Db, accountId: string): Promise<void> {
+  const images = await db.image.findMany({ where: { userId: accountId }, select: { id: true } });
+  await imageStore().remove(images.map(({ id }) => id));
+}
+
+/** The account's blogs showing the image: as cover, or in their Markdown. */
+export async function blogsUsingImage(db: Db, accountId: string, imageId: string): Promise<{ id: string; title: string }[]> {
+  return db.blog.findMany({
+    where: { userId: accountId, OR: [{ coverImageId: imageId }, { content: { contains: `/images/${imageId}/` } }] },
+    select: { id: true, title: true },
+    orderBy: { updatedAt: "desc" },
+  });
+}

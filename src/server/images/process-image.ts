@@ -1,0 +1,117 @@
+import "server-only";
+import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
+import { DomainError } from "~/server/domain-error";
+import {
+  imageFiles,
+  isImageFormat,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_PIXELS,
+  type ImageFileRef,
+  type ImageFormat,
+} from "~/shared/images";
+
+/** An upload made ready to store: the original re-encoded clean and every variant. */
+export interface ProcessedImage {
+  width: number;
+  height: number;
+  format: ImageFormat;
+  files: ProcessedFile[];
+}
+
+export interface ProcessedFile extends ImageFileRef {
+  data: Buffer;
+}
+
+// libvips' own cache keeps decoded images of past requests: nothing here is read twice.
+sharp.cache(false);
+
+/**
+ * Encoder settings: quality a reader will not tell from the original, at the lowest efforts, since
+ * the upload's request waits for all of it (a 12-megapixel JPEG: about 2 s on one core, against 12 s
+ * with mozjpeg, WebP effort 4 and AVIF effort 2; bench/README.md, images).
+ */
+const ENCODERS: Record<ImageFormat, (image: Sharp) => Sharp> = {
+  jpeg: (image) => image.jpeg({ quality: 82 }),
+  png: (image) => image.png({ compressionLevel: 6 }),
+  webp: (image) => image.webp({ quality: 80, effort: 2 }),
+  avif: (image) => image.avif({ quality: 55, effort: 0 }),
+  gif: (image) => image.gif({ effort: 7 }),
+};
+
+/**
+ * Text that has no place in a picture and makes a browser or another program take the file for
+ * something else (a polyglot: a valid image that is also HTML or SVG). The stored files are
+ * re-encoded and could not carry it; refusing says plainly that the upload was not a plain image.
+ */
+const FOREIGN_MARKUP = /<(?:script|html|body|iframe|object|embed|svg[\s>]|!doctype|\?xml|\?php)/i;
+
+/**
+ * An upload checked and processed (docs/images.md): the type decided from the bytes alone (sharp's
+ * reading of the header), at most MAX_IMAGE_BYTES and MAX_IMAGE_PIXELS (checked from the header,
+ * before anything is decoded, and again by libvips as it decodes), orientation applied, metadata
+ * (EXIF, GPS, XMP, ICC after conversion to sRGB) dropped by re-encoding, and the variants of
+ * src/shared/images.ts made. All the work runs on libuv's thread pool, off the event loop.
+ */
+export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+  if (bytes.byteLength === 0) throw new DomainError("MISSING_REQUIRED_FIELD", "Missing required field: file", "The upload is empty", "file");
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge();
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // The header only: its dimensions are checked below, so no limit here (a bomb is then refused by name).
+  const metadata = await sharp(input, { limitInputPixels: false }).metadata().catch(() => null);
+  const format = formatOf(metadata);
+  if (!metadata || !format || FOREIGN_MARKUP.test(input.toString("latin1"))) throw unsupported();
+  const frameHeight = metadata.pageHeight ?? metadata.height;
+  const frames = metadata.pages ?? 1;
+  if (metadata.width * frameHeight * frames > MAX_IMAGE_PIXELS) {
+    throw new DomainError(
+      "INVALID_PARAMETER",
+      "Invalid parameter: file",
+      `An image may have at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels (all frames together); this one has ${metadata.width}×${frameHeight}` +
+        (frames > 1 ? ` in ${frames} frames` : ""),
+    );
+  }
+  const decoded = () => sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, animated: frames > 1 }).autoOrient();
+  try {
+    const original = await ENCODERS[format](decoded()).toBuffer({ resolveWithObject: true });
+    const { width, pageHeight, height } = original.info as OutputInfo & { pageHeight?: number };
+    const size = { width, height: pageHeight ?? height, format };
+    const [originalFile, ...variants] = imageFiles(size);
+    const files: ProcessedFile[] = [{ ...originalFile!, data: original.data }];
+    // Variants are made from one decoded copy at the largest variant's width, oriented (decoding and
+    // turning the whole original for each was most of the time); an animation from the upload itself.
+    const source = frames > 1 || variants.length === 0 ? null : await decoded().resize({ width: Math.max(...variants.map((variant) => variant.width)) }).raw().toBuffer({ resolveWithObject: true });
+    const resized = (width: number) => (source ? sharp(source.data, { raw: source.info }) : decoded()).resize({ width });
+    // One at a time: the thread pool is shared with every other request.
+    for (const variant of variants) {
+      files.push({ ...variant, data: await ENCODERS[variant.format](resized(variant.width)).toBuffer() });
+    }
+    return { ...size, files };
+  } catch (error) {
+    // libvips read the header but not the pixels: a truncated or corrupt file.
+    throw new DomainError("INVALID_PARAMETER", "Invalid parameter: file", `The image could not be decoded: ${decodeProblem(error)}`);
+  }
+}
+
+/** The accepted format sharp read from the header; AVIF is HEIF with the AV1 codec (HEIC is not accepted). */
+function formatOf(metadata: Metadata | null): ImageFormat | null {
+  if (!metadata?.width || !metadata.height) return null;
+  if (metadata.format === "heif") return metadata.compression === "av1" ? "avif" : null;
+  return isImageFormat(metadata.format) ? metadata.format : null;
+}
+
+function decodeProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  return /premature|truncat|end of (?:file|data)/i.test(message) ? "it is truncated" : "it is corrupt";
+}
+
+export function tooLarge(): DomainError {
+  return new DomainError("PAYLOAD_TOO_LARGE", "Payload too large", `An image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+}
+
+function unsupported(): DomainError {
+  return new DomainError(
+    "UNSUPPORTED_MEDIA_TYPE",
+    "Unsupported media type",
+    "The file is not a JPEG, PNG, WebP, AVIF or GIF image: the type is read from its content, never from its name or declared type",
+  );
+}
