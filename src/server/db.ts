@@ -2,7 +2,7 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "~/env";
-import { PrismaClient } from "~/generated/prisma/client";
+import { PrismaClient, type Prisma } from "~/generated/prisma/client";
 import { log } from "~/server/log";
 
 export type Db = PrismaClient;
@@ -46,4 +46,17 @@ export function getDb(): Db {
 
 export function getSqlPool(): SqlPool {
   return database().pool;
+}
+
+/**
+ * Runs `work` in `db` when it is already a transaction (an Idempotency-Key's), else in a new one.
+ * Told apart by `$connect`, which only the client has: a transaction's `$transaction` exists too,
+ * but would start another transaction rather than join this one.
+ */
+export function inTransaction<T>(
+  db: Db | Prisma.TransactionClient,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  options?: { maxWait?: number; timeout?: number },
+): Promise<T> {
+  return "$connect" in db ? db.$transaction(work, options) : work(db);
 }

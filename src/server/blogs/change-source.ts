@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Caller } from "~/server/accounts/caller";
-import type { Db } from "~/server/db";
+import { inTransaction, type Db } from "~/server/db";
 
 /**
  * What makes a change to a blog, as its revisions record it (docs/api.md, revisions). A write the
@@ -30,5 +30,5 @@ export async function writeAs<T>(
     await tx.$executeRaw`SELECT set_config('blogmgr.change_source', ${JSON.stringify(source)}, true)`;
     return work(tx);
   };
-  return "$transaction" in db ? db.$transaction(named, options) : named(db);
+  return inTransaction(db, named, options);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
-import type { Db } from "~/server/db";
+import { inTransaction, type Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import type { RequestDb } from "~/server/api/idempotency";
 import { QUOTAS } from "~/server/quotas/quotas";
@@ -42,7 +42,7 @@ export async function saveImage(db: RequestDb, account: ImageAccount, image: Pro
     return row;
   };
   try {
-    return "$transaction" in db ? await db.$transaction(record, TRANSACTION_OPTIONS) : await record(db);
+    return await inTransaction(db, record, TRANSACTION_OPTIONS);
   } catch (error) {
     await store.remove([id]).catch(() => undefined);
     throw error;
