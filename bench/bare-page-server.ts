@@ -1,5 +1,5 @@
 /**
- * (f)'s baseline (bench/README.md): a bare node:http server answering each public page with the
+ * (f)'s and (g1)'s baseline (bench/README.md): a bare node:http server answering each page or file with the
  * very bytes and content type the app served for it, from memory, with nothing else to do. The
  * pages come as JSON in BENCH_PAGES_FILE: { "/path": { "contentType": "...", "body": base64 } }.
  */

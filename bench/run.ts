@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the API's hot path (GET /api/v1/blogs) on the production build, measured with
- * autocannon against a bare node:http baseline doing the same work (bench/baseline.ts), and the
- * public pages against a bare node:http server answering their bytes from memory (bench/bare-page-server.ts).
+ * autocannon against a bare node:http baseline doing the same work (bench/baseline.ts), the
+ * public pages and an image's file against a bare node:http server answering their bytes from
+ * memory (bench/bare-page-server.ts), and uploads of a 3 MB photo with (a) measured alongside.
  *
  * Environment (all optional):
  *   DATABASE_URL          server to use (default postgresql://postgres@127.0.0.1:5432/postgres);
@@ -15,7 +16,8 @@
  *   DATABASE_POOL_SIZE    connections per server process, app and baseline alike (default 10)
  *   BENCH_CPU_PROFILE_DIR run both servers with `--cpu-prof`, their profiles written on exit under
  *                         its app/ and baseline/ (one a thread; bench/profile-summary.ts reads them)
- *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages);
+ *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages,
+ *                         `g1,g2` for images);
  *                         skips the correctness checks, the baseline when not needed, and (e)
  *                         unless `e` is listed (e.g. `a,e`)
  *
@@ -34,6 +36,7 @@ import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
+import { photoJpeg } from "./photo";
 import { longMarkdown, seedPublicPages } from "./public-seed";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
 
@@ -122,12 +125,18 @@ try {
     { id: "f2", title: "(f) public index /{handle}, page 1", connections: 50, requests: [{ path: `/${publicPages.handle}` }], expect: 200, baseline: "bare" },
   ];
   const wanted = (s: Scenario) => !ONLY || ONLY.has(s.id);
+  // (g): a 3 MB photo, uploaded once for its files; then uploaded again and again in g2.
+  const photo = !ONLY || ONLY.has("g1") || ONLY.has("g2") ? await photoJpeg(4000, 3000, 95) : undefined;
+  if (photo) {
+    const variant = (await uploadPhoto(app.baseUrl, photo)).variants.find((file) => file.url.endsWith("/960w.webp"))!;
+    publicScenarios.push({ id: "g1", title: "(g) image file, 960 px WebP", connections: 50, requests: [{ path: new URL(variant.url).pathname }], expect: 200, baseline: "bare" });
+  }
   const needsBaseline = !ONLY || apiScenarios("").some((s) => wanted(s));
   let bareUrl = "";
   if (publicScenarios.some(wanted)) {
     const barePort = await freePort();
     const pagesFile = join(tmpdir(), `bench-pages-${process.pid}.json`);
-    writeFileSync(pagesFile, JSON.stringify(await pageBytes(app.baseUrl, [publicBlogPath, `/${publicPages.handle}`])));
+    writeFileSync(pagesFile, JSON.stringify(await pageBytes(app.baseUrl, publicScenarios.map((scenario) => scenario.requests[0]!.path))));
     bare = spawn(process.execPath, [...cpuProfile("bare"), "--import", "tsx", "bench/bare-page-server.ts"], {
       env: { ...env, PORT: String(barePort), BENCH_PAGES_FILE: pagesFile },
       stdio: "ignore",
@@ -161,18 +170,19 @@ try {
     const versus = baseResult ? `; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms` : "";
     log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms${versus}`);
   }
+  const uploads = photo && (!ONLY || ONLY.has("g2")) ? await uploadRun(app.baseUrl, apiScenarios("")[0]!, photo) : undefined;
   // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
   const memory = !ONLY || ONLY.has("e") ? await memoryRun(app.baseUrl, apiScenarios("")[0]!, appPid) : undefined;
   clearInterval(resetTimer);
   if (ONLY || !checks) {
-    console.log("\n" + [renderTable(results), ...(memory ? renderMemory(memory) : [])].join("\n"));
+    console.log("\n" + [renderTable(results), ...(uploads ? renderUploads(uploads) : []), ...(memory ? renderMemory(memory) : [])].join("\n"));
     process.exitCode = results.some((r) => r.app.unexpected > 0) || (memory?.long.unexpected ?? 0) > 0 ? 1 : 0;
   } else {
-    const report = renderReport(results, memory!, checks);
+    const report = renderReport(results, memory!, checks, uploads!);
     console.log("\n" + report);
     mkdirSync("bench/results", { recursive: true });
     writeFileSync("bench/results/latest.md", report + "\n");
-    writeFileSync("bench/results/latest.json", JSON.stringify({ results, ...memory, checks }, null, 2));
+    writeFileSync("bench/results/latest.json", JSON.stringify({ results, ...memory, checks, uploads }, null, 2));
     log("written to bench/results/latest.md and latest.json");
   }
 } finally {
@@ -360,13 +370,95 @@ function renderMemory(memory: MemoryRun): string[] {
   ];
 }
 
+/** One image upload through the API: the photo as the body, the big account's key. */
+async function uploadPhoto(baseUrl: string, photo: Buffer): Promise<{ variants: { url: string }[] }> {
+  const response = await fetch(`${baseUrl}/api/v1/images`, { method: "POST", body: new Uint8Array(photo), headers: { "x-api-key": data.big.key, "content-type": "image/jpeg" } });
+  const answer = (await response.json()) as { data?: { image: { variants: { url: string }[] } } };
+  if (response.status !== 201 || !answer.data) throw new Error(`the photo's upload answered ${response.status}: ${JSON.stringify(answer)}`);
+  return answer.data.image;
+}
+
+interface UploadRun {
+  /** Uploads of the photo, back to back from UPLOADERS clients, while (a) runs. */
+  uploads: number;
+  uploadSeconds: number;
+  uploadP50: number;
+  uploadP99: number;
+  alone: Measurement;
+  during: Measurement;
+}
+
+/** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
+const UPLOADERS = 2;
+
+/**
+ * (g2): the photo uploaded back to back by UPLOADERS clients for SECONDS while (a) runs, against
+ * (a) alone for as long, in alternating halves: whether uploads (sharp on libuv's threads) starve
+ * the API's reads. The images are deleted afterwards.
+ */
+async function uploadRun(baseUrl: string, reads: Scenario, photo: Buffer): Promise<UploadRun> {
+  log(`(g2) uploads of a ${(photo.length / 1e6).toFixed(1)} MB JPEG by ${UPLOADERS} clients, with (a) alongside and alone`);
+  const latencies: number[] = [];
+  let uploadSeconds = 0;
+  const alone: Measurement[] = [];
+  const during: Measurement[] = [];
+  for (let half = 0; half < 2; half++) {
+    alone.push(await measure(baseUrl, reads, SECONDS / 2));
+    let uploading = true;
+    const started = performance.now();
+    const uploaders = Array.from({ length: UPLOADERS }, async () => {
+      while (uploading) {
+        const at = performance.now();
+        await uploadPhoto(baseUrl, photo);
+        latencies.push(performance.now() - at);
+      }
+    });
+    during.push(await measure(baseUrl, reads, SECONDS / 2));
+    uploading = false;
+    await Promise.all(uploaders);
+    uploadSeconds += (performance.now() - started) / 1000;
+  }
+  await db.query(`DELETE FROM "image" WHERE "userId" = $1`, [data.big.id]);
+  const sorted = latencies.sort((a, b) => a - b);
+  const combine = (runs: Measurement[]): Measurement => ({
+    rps: runs.reduce((sum, run) => sum + run.requests, 0) / SECONDS,
+    p50: Math.max(...runs.map((run) => run.p50)),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    requests: runs.reduce((sum, run) => sum + run.requests, 0),
+    unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
+  });
+  return {
+    uploads: sorted.length,
+    uploadSeconds,
+    uploadP50: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    uploadP99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0,
+    alone: combine(alone),
+    during: combine(during),
+  };
+}
+
+function renderUploads(run: UploadRun): string[] {
+  return [
+    "",
+    `(g2) ${UPLOADERS} clients uploading a 3 MB JPEG back to back: ${run.uploads} uploads in ${run.uploadSeconds.toFixed(1)} s ` +
+      `(${(run.uploads / run.uploadSeconds).toFixed(2)}/s), each ${(run.uploadP50 / 1000).toFixed(2)} s median, ${(run.uploadP99 / 1000).toFixed(2)} s p99.`,
+    "",
+    "| (a) measured | App req/s | App p50 ms | App p99 ms | During / alone req/s |",
+    "|---|---:|---:|---:|---:|",
+    `| alone | ${run.alone.rps.toFixed(0)} | ${ms(run.alone.p50)} | ${ms(run.alone.p99)} | |`,
+    `| during uploads | ${run.during.rps.toFixed(0)} | ${ms(run.during.p50)} | ${ms(run.during.p99)} | ${(run.during.rps / run.alone.rps).toFixed(2)} |`,
+  ];
+}
+
 function renderReport(
   results: Result[],
   memory: MemoryRun,
   checks: { totals: { variant: string; countStar: number; app: number }[]; exact: boolean; cursorMatches: boolean; sameBody: boolean },
+  uploads: UploadRun,
 ): string {
   const lines = [
     renderTable(results),
+    ...renderUploads(uploads),
     ...renderMemory(memory),
     `Totals (1M account) vs count(*): ${checks.totals.map((t) => `${t.variant} ${t.app} (count(*) ${t.countStar})`).join(", ")}: ${checks.exact ? "exact" : "MISMATCH"}.`,
     `Page 10,000 by cursor equals page 10,000 by number: ${checks.cursorMatches ? "yes" : "NO"}; app and baseline answers identical (body, ETag, header names): ${checks.sameBody ? "yes" : "NO"}.`,
@@ -385,7 +477,7 @@ function renderTable(results: Result[]): string {
     `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${postgresVersion()}; Redis ${redisVersion()}; Node ${process.version}`,
     `Date: ${new Date().toISOString()}; ${SECONDS} s per scenario and server in ${ROUNDS} alternating bursts after ${WARMUP} s warm-up; pool ${POOL_SIZE} connections per server`,
     "",
-    "Baseline: (a) to (d) bench/baseline.ts, the same work on bare node:http; (f) the same page's bytes from memory on bare node:http (bench/bare-page-server.ts).",
+    "Baseline: (a) to (d) bench/baseline.ts, the same work on bare node:http; (f) and (g1) the same bytes from memory on bare node:http (bench/bare-page-server.ts).",
     "",
     "| Scenario | Conn. | App req/s | App p50 ms | App p99 ms | Baseline req/s | Baseline p50 ms | Baseline p99 ms | App/baseline req/s |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -1,6 +1,7 @@
 /**
  * The TypeScript client in use (docs/typescript-client.md): list, create with an Idempotency-Key,
- * a conditional read answered 304, an update guarded by If-Match, and a delete.
+ * a conditional read answered 304, an update guarded by If-Match, a delete, and an image uploaded
+ * and deleted.
  * Run: API_BASE_URL=http://localhost:3000 API_KEY=bm_... npx tsx clients/typescript/example.ts
  */
 import { createBlogClient } from "./index.js";
@@ -40,3 +41,15 @@ console.log(`updated (${updated.response.status}): ${updated.data.data.blog.desc
 const deleted = await api.DELETE("/blogs/{blogId}", { params: { path: { blogId: blog.id } } });
 if (!deleted.data) throw new Error(`delete failed: ${deleted.response.status}`);
 console.log(`deleted ${deleted.data.data.id}: ${deleted.data.data.deleted}`);
+
+// A 1×1 PNG, uploaded as the body: openapi-fetch sends JSON unless told to send the body as it is.
+const pixel = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const uploaded = await api.POST("/images", {
+  body: new Blob([pixel], { type: "image/png" }),
+  bodySerializer: (file) => file,
+  headers: { "Content-Type": "image/png" },
+});
+if (!uploaded.data) throw new Error(`upload failed: ${uploaded.response.status} ${uploaded.error?.error.code}`);
+const image = uploaded.data.data.image;
+await api.DELETE("/images/{imageId}", { params: { path: { imageId: image.id } } });
+console.log(`uploaded ${image.width}x${image.height} ${image.contentType} (${uploaded.response.status}), deleted`);

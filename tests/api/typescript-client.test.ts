@@ -32,7 +32,7 @@ describe("the TypeScript client", () => {
     expect(compiled.stdout).toBe("");
   });
 
-  it("lists, creates with an Idempotency-Key, reads conditionally (304), updates with If-Match and deletes", async () => {
+  it("lists, creates with an Idempotency-Key, reads conditionally (304), updates with If-Match, deletes, uploads an image", async () => {
     const { stdout } = await run(process.execPath, ["--import", "tsx", EXAMPLE], {
       encoding: "utf8",
       env: { ...process.env, API_BASE_URL: apiBaseUrl(), API_KEY: account.key },
@@ -44,6 +44,7 @@ describe("the TypeScript client", () => {
       "conditional read: 304",
       "updated (200): Changed only if nobody else did; with the old ETag: 412 PRECONDITION_FAILED",
       expect.stringMatching(/^deleted \S+: true$/),
+      "uploaded 1x1 image/png (201), deleted",
     ]);
     const id = lines[1]!.split(" ")[1];
     expect((await call(`/blogs/${id}`, { key: account.key })).status).toBe(404);

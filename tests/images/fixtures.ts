@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
+export { photoJpeg } from "../../bench/photo";
 
 /** Pictures and impostors for the image tests, made here rather than kept as binary files. */
 
@@ -26,13 +27,6 @@ export const avif = () => gradient(600, 400).avif().toBuffer();
 export async function animatedGif(): Promise<Buffer> {
   const frames = await Promise.all([gradient(500, 300).png().toBuffer(), gradient(500, 300).negate().png().toBuffer()]);
   return sharp(frames, { join: { animated: true } }).gif({ loop: 0 }).toBuffer();
-}
-
-/** A 3 MB-class photo-like JPEG, for load. */
-export async function largeJpeg(width = 3000, height = 2000): Promise<Buffer> {
-  const noise = Buffer.alloc(width * height * 3);
-  for (let i = 0; i < noise.length; i++) noise[i] = ((i * 2654435761) >>> 24) ^ (i % width);
-  return sharp(noise, { raw: { width, height, channels: 3 } }).blur(1.5).jpeg({ quality: 92 }).toBuffer();
 }
 
 export const svgWithScript = () => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(document.cookie)</script></svg>`);

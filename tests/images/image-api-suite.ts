@@ -68,7 +68,7 @@ export function imageApiSuite(server: () => string, storedFiles: (imageId: strin
 
     it("variants at 480, 960, 1600 and 2400 px wide, never wider than the image, in AVIF, WebP and its own format", async () => {
       const account = await createTestAccount();
-      const image = expectSuccess(await upload(account, await fixtures.largeJpeg(2000, 1000), { "content-type": "image/jpeg" }), 201).image;
+      const image = expectSuccess(await upload(account, await fixtures.photoJpeg(2000, 1000), { "content-type": "image/jpeg" }), 201).image;
       expect(image.variants.map((v: { url: string; width: number }) => `${v.width}:${v.url.split(".").pop()}`)).toEqual([
         "480:avif", "480:webp", "480:jpeg", "960:avif", "960:webp", "960:jpeg", "1600:avif", "1600:webp", "1600:jpeg",
       ]);
@@ -91,7 +91,7 @@ export function imageApiSuite(server: () => string, storedFiles: (imageId: strin
       { name: "a PDF named .png", make: async () => fixtures.pdfFile(), type: "image/png", status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
       { name: "a JPEG that is also HTML", make: fixtures.htmlJpegPolyglot, type: "image/jpeg", status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
       { name: "a 20,000×20,000 PNG bomb", make: async () => fixtures.pngBomb(), type: "image/png", status: 400, code: "INVALID_PARAMETER" },
-      { name: "a truncated JPEG", make: async () => (await fixtures.largeJpeg(800, 600)).subarray(0, 20_000), type: "image/jpeg", status: 400, code: "INVALID_PARAMETER" },
+      { name: "a truncated JPEG", make: async () => (await fixtures.photoJpeg(800, 600)).subarray(0, 20_000), type: "image/jpeg", status: 400, code: "INVALID_PARAMETER" },
       { name: "11 MiB", make: async () => Buffer.alloc(11 * 1024 * 1024, 0xff), type: "image/jpeg", status: 413, code: "PAYLOAD_TOO_LARGE" },
       { name: "nothing", make: async () => Buffer.alloc(0), type: "image/jpeg", status: 400, code: "MISSING_REQUIRED_FIELD" },
     ];
