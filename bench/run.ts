@@ -379,6 +379,8 @@ async function uploadPhoto(baseUrl: string, photo: Buffer): Promise<{ variants: 
 }
 
 interface UploadRun {
+  /** (g3): the event loop's delay while one process processes the photo three times, and idle as long (ms). */
+  eventLoop: { processing: LoopDelay; idle: LoopDelay };
   /** Uploads of the photo, back to back from UPLOADERS clients, while (a) runs. */
   uploads: number;
   uploadSeconds: number;
@@ -386,6 +388,13 @@ interface UploadRun {
   uploadP99: number;
   alone: Measurement;
   during: Measurement;
+}
+
+interface LoopDelay {
+  seconds: number;
+  p50: number;
+  p99: number;
+  max: number;
 }
 
 /** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
@@ -419,6 +428,8 @@ async function uploadRun(baseUrl: string, reads: Scenario, photo: Buffer): Promi
     uploadSeconds += (performance.now() - started) / 1000;
   }
   await db.query(`DELETE FROM "image" WHERE "userId" = $1`, [data.big.id]);
+  log("(g3) the event loop's delay while the photo is processed, in a process of its own");
+  const eventLoop = JSON.parse(execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "bench/image-event-loop.ts"], { encoding: "utf8" })) as UploadRun["eventLoop"];
   const sorted = latencies.sort((a, b) => a - b);
   const combine = (runs: Measurement[]): Measurement => ({
     rps: runs.reduce((sum, run) => sum + run.requests, 0) / SECONDS,
@@ -428,6 +439,7 @@ async function uploadRun(baseUrl: string, reads: Scenario, photo: Buffer): Promi
     unexpected: runs.reduce((sum, run) => sum + run.unexpected, 0),
   });
   return {
+    eventLoop,
     uploads: sorted.length,
     uploadSeconds,
     uploadP50: sorted[Math.floor(sorted.length / 2)] ?? 0,
@@ -447,6 +459,10 @@ function renderUploads(run: UploadRun): string[] {
     "|---|---:|---:|---:|---:|",
     `| alone | ${run.alone.rps.toFixed(0)} | ${ms(run.alone.p50)} | ${ms(run.alone.p99)} | |`,
     `| during uploads | ${run.during.rps.toFixed(0)} | ${ms(run.during.p50)} | ${ms(run.during.p99)} | ${(run.during.rps / run.alone.rps).toFixed(2)} |`,
+    "",
+    `(g3) Event loop delay (1 ms timer) while one process processes the photo 3 times in ${run.eventLoop.processing.seconds} s: ` +
+      `p50 ${run.eventLoop.processing.p50} ms, p99 ${run.eventLoop.processing.p99} ms, max ${run.eventLoop.processing.max} ms; ` +
+      `idle as long: p50 ${run.eventLoop.idle.p50} ms, p99 ${run.eventLoop.idle.p99} ms, max ${run.eventLoop.idle.max} ms.`,
   ];
 }
 

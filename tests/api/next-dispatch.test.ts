@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNextServer, type RunningServer } from "../../scripts/lib/next-server";
 import { MAX_BODY_BYTES } from "~/server/api/rest/request-body";
 import { apiBaseUrl, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
+import * as fixtures from "../images/fixtures";
 
 /**
  * The suite runs against the production server, which hands /api/v1 to the REST handler itself.
@@ -73,6 +74,17 @@ describe("/api/v1 dispatched by Next (the Vercel path)", () => {
     expect(tooLarge.body?.error?.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("takes an image as the body or as a form, and refuses one over 10 MiB", async () => {
+    const raw = await request(viaNext.baseUrl, "/images", withKey({ method: "POST", body: new Uint8Array(await fixtures.png()), headers: { "content-type": "image/png" } }));
+    expect(raw.status).toBe(201);
+    expect(raw.body?.data.image).toMatchObject({ width: 640, height: 480, contentType: "image/png" });
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await fixtures.webp())]), "picture.webp");
+    expect((await request(viaNext.baseUrl, "/images", withKey({ method: "POST", body: form }))).body?.data.image.contentType).toBe("image/webp");
+    const tooLarge = await request(viaNext.baseUrl, "/images", withKey({ method: "POST", body: new Uint8Array(11 * 1024 * 1024), headers: { "content-type": "image/png" } }));
+    expect([tooLarge.status, tooLarge.body?.error?.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+  });
+
   it("records usage after the response", async () => {
     await request(viaNext.baseUrl, "/blogs", withKey());
     const analytics = await request(viaNext.baseUrl, "/analytics", withKey());
@@ -104,6 +116,19 @@ describe("the public site dispatched by Next (the Vercel path)", () => {
       if (production.status === 200) {
         const etag = next.headers.get("etag")!;
         expect((await fetch(viaNext.baseUrl + path, { headers: { "if-none-match": etag } })).status, path).toBe(304);
+      }
+    }
+  });
+
+  it("serves an image's files as the production server does", async () => {
+    const uploaded = await request(apiBaseUrl(), "/images", withKey({ method: "POST", body: new Uint8Array(await fixtures.png()), headers: { "content-type": "image/png" } }));
+    const { image } = uploaded.body?.data as { image: { url: string; variants: { url: string }[] } };
+    for (const path of [image.url, ...image.variants.map((variant) => variant.url)].map((url) => new URL(url).pathname)) {
+      const [production, next] = await Promise.all([fetch(apiBaseUrl() + path), fetch(viaNext.baseUrl + path)]);
+      expect([next.status, production.status], path).toEqual([200, 200]);
+      expect(Buffer.from(await next.arrayBuffer()).equals(Buffer.from(await production.arrayBuffer())), path).toBe(true);
+      for (const header of ["content-type", "cache-control", "content-security-policy", "x-content-type-options", "etag"]) {
+        expect(next.headers.get(header), `${path} ${header}`).toBe(production.headers.get(header));
       }
     }
   });
