@@ -1,12 +1,15 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
 
 /**
  * The public pages' one stylesheet (docs/public-blog.md, Reading): inlined in each page, so a
  * page is one request and renders at once, and allowed by its hash in the pages' CSP (no nonce,
  * so pages can be cached). A readable measure (about 70 characters), system fonts, images that
  * shrink to the column, code and tables that scroll sideways rather than widen the page, a dark
- * scheme following the system's, and print styles (no navigation, link targets written out).
+ * scheme following the system's, and print styles (no navigation, link targets written out). The
+ * column's width is the one images' `sizes` describe (src/shared/responsive-images.ts); images with
+ * their width and height keep their proportions as they shrink.
  * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts).
  */
 export const READER_CSS = `
@@ -15,7 +18,7 @@ export const READER_CSS = `
 *,::before,::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
-.page{max-width:44rem;margin:0 auto;padding:1.5rem 1.25rem 4rem}
+.page{max-width:${READER_PAGE_MAX_WIDTH_REM}rem;margin:0 auto;padding:1.5rem ${READER_GUTTER_REM}rem 4rem}
 .site{display:flex;align-items:center;gap:.5rem;font-weight:600;color:var(--fg);text-decoration:none;min-height:24px;width:fit-content}
 .site-mark{display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.375rem;background:#4f46e5;color:#fff;font-size:.875rem;font-weight:700}
 a{color:var(--link)}
