@@ -59,7 +59,11 @@ function responsiveImages() {
   return (tree: Root, file: VFile) => visit(tree, file.data.markdownOptions ?? {});
 }
 
-/** GitHub's schema, plus what responsiveImages writes: <source> and <img> `srcset` and `sizes`, a <source>'s `type` of a modern image format. */
+/**
+ * GitHub's schema (which already allows <picture>, <source srcset> and `width`/`height`), plus the
+ * rest of what responsiveImages writes: `sizes` on both, <img> `srcset`, and a <source>'s `type`,
+ * only that of a modern image format.
+ */
 const sanitizeSchema = {
   ...defaultSchema,
   clobberPrefix: "",
