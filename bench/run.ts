@@ -53,6 +53,8 @@ const WINDOW_MS = 3_600_000;
 const cpuProfile = (name: string) =>
   env.BENCH_CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROFILE_DIR}/${name}`] : [];
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
+/** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
+const UPLOADERS = 2;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 /** Headers of the connection, not of the answer: the two servers' keep-alive and framing differ. */
@@ -396,9 +398,6 @@ interface LoopDelay {
   p99: number;
   max: number;
 }
-
-/** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
-const UPLOADERS = 2;
 
 /**
  * (g2): the photo uploaded back to back by UPLOADERS clients for SECONDS while (a) runs, against

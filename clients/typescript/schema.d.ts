@@ -255,6 +255,8 @@ export interface components {
             seoDescription: string;
             /** @description Tags as written, at most 10; matched by their slug, ignoring case and punctuation */
             tags: string[];
+            /** @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null */
+            coverImage: string | null;
             /**
              * @description published: public now; scheduled: not public, publishAt set; draft: neither
              * @enum {string}
@@ -730,6 +732,11 @@ export interface operations {
                      * @example 2099-01-01T09:00:00Z
                      */
                     publishAt?: string | null;
+                    /**
+                     * @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null. Another id (unknown, or another account's image) is a 400
+                     * @example null
+                     */
+                    coverImage?: string | null;
                 };
             };
         };
@@ -1138,6 +1145,11 @@ export interface operations {
                      * @example 2099-01-01T09:00:00Z
                      */
                     publishAt?: string | null;
+                    /**
+                     * @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null. Another id (unknown, or another account's image) is a 400
+                     * @example null
+                     */
+                    coverImage?: string | null;
                 };
             };
         };
@@ -1580,6 +1592,11 @@ export interface operations {
                      * @example 2099-01-01T09:00:00Z
                      */
                     publishAt?: string | null;
+                    /**
+                     * @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null. Another id (unknown, or another account's image) is a 400
+                     * @example null
+                     */
+                    coverImage?: string | null;
                 };
             };
         };

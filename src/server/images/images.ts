@@ -8,7 +8,7 @@ import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
 import { formatBytes } from "~/shared/images";
 import type { ProcessedImage } from "./process-image";
-import { imageStore } from "./store";
+import { forgetImageFiles, imageStore } from "./store";
 
 /** An image's row: what the API shows of it comes from here (src/server/images/image-view.ts). */
 export type ImageRecord = Prisma.ImageGetPayload<object>;
@@ -90,13 +90,15 @@ export async function listImages(db: Db, accountId: string, { page, limit }: { p
 export async function deleteImage(db: Db, accountId: string, imageId: string): Promise<void> {
   const { count } = await db.image.deleteMany({ where: { id: imageId, userId: accountId } });
   if (count === 0) throw new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
+  forgetImageFiles([imageId]);
   await imageStore().remove([imageId]);
 }
 
 /** Removes every image file of an account about to be deleted (its rows go with the account). */
 export async function removeAccountImages(db: Db, accountId: string): Promise<void> {
-  const images = await db.image.findMany({ where: { userId: accountId }, select: { id: true } });
-  await imageStore().remove(images.map(({ id }) => id));
+  const ids = (await db.image.findMany({ where: { userId: accountId }, select: { id: true } })).map(({ id }) => id);
+  forgetImageFiles(ids);
+  await imageStore().remove(ids);
 }
 
 /** The account's blogs showing the image: as cover, or in their Markdown. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import type { Prisma } from "~/generated/prisma/client";
 import { env } from "~/env";
 import { postgresImageStore } from "./postgres-store";
@@ -30,4 +31,27 @@ const globalForStore = globalThis as unknown as { imageStore?: ImageStore };
 export function imageStore(): ImageStore {
   globalForStore.imageStore ??= env.S3_BUCKET ? s3ImageStore(env) : postgresImageStore();
   return globalForStore.imageStore;
+}
+
+/**
+ * Files served in the last minute, up to 32 MB of them: a file never changes, so a popular image
+ * is read from the store once a minute rather than on every request. A deleted image's files are
+ * forgotten here at once; another server process may serve them for up to a minute more, as a
+ * CDN may for as long as it keeps them (docs/images.md, Serving).
+ */
+const recentFiles = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (data) => Math.max(1, data.length), ttl: 60_000 });
+
+/** A file's bytes, from memory when served recently; null when there is no such file. */
+export async function readImageFile(imageId: string, name: string): Promise<Buffer | null> {
+  const key = `${imageId}/${name}`;
+  const kept = recentFiles.get(key);
+  if (kept) return kept;
+  const data = await imageStore().read(imageId, name);
+  if (data) recentFiles.set(key, data);
+  return data;
+}
+
+/** Forgets the kept files of deleted images. */
+export function forgetImageFiles(imageIds: string[]): void {
+  for (const key of [...recentFiles.keys()]) if (imageIds.some((id) => key.startsWith(`${id}/`))) recentFiles.delete(key);
 }

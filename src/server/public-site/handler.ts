@@ -2,7 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { contentTypeOf, formatOfFile } from "~/shared/images";
 import { headerNamesTag, namesEntityTagsOnly } from "../api/entity-tags";
-import { imageStore } from "../images/store";
+import { readImageFile } from "../images/store";
 import { log } from "../log";
 import { requestOrigin } from "../public-origin";
 import { headerValue } from "../request-headers";
@@ -119,7 +119,7 @@ async function imageFile(request: PublicRequest, { imageId, file }: { imageId: s
     "Cross-Origin-Resource-Policy": "cross-origin",
   };
   if (headerNamesTag(request.header("if-none-match") ?? "", headers.ETag, "weak")) return respond(request, 304, headers, null);
-  const data = await imageStore().read(imageId, file);
+  const data = await readImageFile(imageId, file);
   if (data === null) return notFound(request);
   return respond(request, 200, { ...headers, "Content-Type": contentTypeOf(formatOfFile(file)!) }, data);
 }
