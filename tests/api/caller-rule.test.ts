@@ -32,6 +32,8 @@ describe("a key caller", () => {
       "blogs.previews.create",
       "blogs.previews.list",
       "blogs.previews.revoke",
+      "images.storage",
+      "images.usage",
       "keys.activity",
       "keys.create",
       "keys.deactivate",

@@ -2,6 +2,7 @@ import { sample } from "openapi-sampler";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, createTestAccount } from "../support/api";
 import { servedDocument, type ServedDocument } from "../support/served-document";
+import * as fixtures from "../images/fixtures";
 
 /**
  * The served OpenAPI document as a generated client sees it (docs/api.md, the contract): every
@@ -9,7 +10,8 @@ import { servedDocument, type ServedDocument } from "../support/served-document"
  * build one: bodies sampled from the request schema by openapi-sampler with its default options
  * (examples used where given), parameters from their examples or schemas. Each must get its
  * documented success, with a body the document describes. Only the ids in paths come from an
- * earlier answer, as a contract suite chains them (the created blog's id and slug).
+ * earlier answer, as a contract suite chains them (the created blog's id and slug, the image's
+ * id), and a file body is attached by the suite, as a collection attaches one (an image upload).
  */
 
 const DOCUMENT_ID = "https://blogmgr.test/generated-requests/openapi.json";
@@ -42,8 +44,13 @@ function operations(): Operation[] {
   return all.sort((a, b) => rank(a) - rank(b));
 }
 
-/** A parameter's value as a generator picks it: its example, else a value sampled from its schema. */
+/**
+ * A parameter's value as a generator picks it: its example, else a value sampled from its schema.
+ * An Idempotency-Key is fresh for each request, as a collection's `{{$guid}}` makes it: the one
+ * example used for two different creates of one account would be the reuse the API refuses (409).
+ */
 function parameterValue(parameter: any): unknown {
+  if (parameter.in === "header" && parameter.name === "Idempotency-Key") return crypto.randomUUID();
   return parameter.example ?? parameter.schema?.example ?? sample(parameter.schema, {}, doc);
 }
 
@@ -72,14 +79,16 @@ async function runSuite(key: string, parameters: "required" | "every"): Promise<
       }
     }
     url.pathname = path;
-    const content = resolve(op.definition.requestBody)?.content?.["application/json"];
-    if (content) headers["content-type"] = "application/json";
-    const body = content ? JSON.stringify(sample(content.schema, {}, doc)) : undefined;
+    const bodies = resolve(op.definition.requestBody)?.content;
+    const content = bodies?.["application/json"];
+    const file = bodies?.["image/png"] ? await fixtures.png() : undefined;
+    if (content || file) headers["content-type"] = content ? "application/json" : "image/png";
+    const body = content ? JSON.stringify(sample(content.schema, {}, doc)) : file;
     const response = await fetch(url, { method: op.method, headers, body });
     const text = await response.text();
     const json = text ? JSON.parse(text) : null;
     const expected = documentedSuccess(op);
-    const label = `${op.method} ${op.template} (${parameters} parameters) ${body ?? ""}`;
+    const label = `${op.method} ${op.template} (${parameters} parameters) ${file ? "an image" : (body ?? "")}`;
     let problem: string | undefined;
     if (response.status === expected) {
       const { valid, errors } = served.validateResponse(op.method, op.template, expected, json);
@@ -89,6 +98,7 @@ async function runSuite(key: string, parameters: "required" | "every"): Promise<
     }
     if (json?.data?.blog) Object.assign(variables, { blogId: json.data.blog.id, blogSlug: json.data.blog.blogSlug });
     if (json?.data?.revisions?.[0]) variables.revisionId = json.data.revisions[0].id;
+    if (json?.data?.image) variables.imageId = json.data.image.id;
     results.push({ label, status: response.status, expected, problem });
   }
   return results;

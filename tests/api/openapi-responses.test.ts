@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestAccount, createTestKey, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+import { call, createTestAccount, createTestKey, db, seedBlogs, seedImage, type ApiResponse, type TestAccount } from "../support/api";
 import { servedDocument, type ServedDocument } from "../support/served-document";
+import * as fixtures from "../images/fixtures";
 
 /**
  * The OpenAPI document as a contract (README, The API): every operation is driven through the
@@ -53,6 +54,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
   it("documents every operation's successes, with the rate-limit headers they carry", async () => {
     const [blogId] = await seedBlogs(account.id, [{ title: "Contract", blogSlug: "contract" }]);
     const revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
+    const png = { body: (await fixtures.png()) as never, headers: { "content-type": "image/png", "idempotency-key": "contract-image" } };
+    const imageId = (await call("/images", { key: account.key, method: "POST", headers: { "content-type": "image/png" }, body: (await fixtures.webp()) as never })).json.data?.image.id;
     const requests: [string, string, string, { body?: string; headers?: Record<string, string> }?][] = [
       ["GET", "/blogs", "/blogs?limit=5"],
       ["GET", "/blogs/{blogId}", `/blogs/${blogId}`],
@@ -68,6 +71,11 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["GET", "/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
       ["POST", "/blogs/{blogId}/revisions/{revisionId}/restore", `/blogs/${blogId}/revisions/${revisionId}/restore`],
       ["DELETE", "/blogs/{blogId}", `/blogs/${blogId}`],
+      ["POST", "/images", "/images", png],
+      ["POST", "/images", "/images", png],
+      ["GET", "/images", "/images?limit=5"],
+      ["GET", "/images/{imageId}", `/images/${imageId}`],
+      ["DELETE", "/images/{imageId}", `/images/${imageId}`],
     ];
     const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...new Set(requests.map(([method, template]) => `${method} ${template}`))].sort()).toEqual(documentedOperations.sort());
@@ -82,7 +90,12 @@ describe("every operation answers as the OpenAPI document describes", () => {
   it("documents the refusals: 400, 401, 403, 404, 405, 413, 415 and 429", async () => {
     const own = await createTestAccount("free");
     const readOnly = await createTestKey(own.id, { permissions: ["read:blogs"] });
+    const image = (headers: Record<string, string>, body: Uint8Array) => call("/images", { key: own.key, method: "POST", headers, body: body as never });
     const checks: [string, string, Promise<ApiResponse>][] = [
+      ["POST", "/images", image({ "content-type": "image/svg+xml" }, fixtures.svgWithScript())],
+      ["POST", "/images", image({ "content-type": "image/png" }, fixtures.pngBomb())],
+      ["POST", "/images", image({ "content-type": "image/png" }, new Uint8Array(11 * 1024 * 1024))],
+      ["GET", "/images/{imageId}", call("/images/nope", { key: own.key })],
       ["GET", "/blogs", call("/blogs?limit=0", { key: own.key })],
       ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: JSON.stringify({ title: "x".repeat(201) }) })],
       ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: "{}" })],
@@ -112,6 +125,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["/blogs/{blogId}", `/blogs/${blogId}`],
       ["/blogs/slug/{blogSlug}", "/blogs/slug/conditional"],
       ["/tags", "/tags"],
+      ["/images", "/images"],
+      ["/images/{imageId}", `/images/${await seedImage(own.id)}`],
       ["/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
       ["/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
       // A past range: today's range changes with every request, this one among them.

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { REST_ROUTES } from "~/server/api/rest/routes";
 import { expectError, expectSuccess } from "../api/expect";
-import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type ApiResponse, type TestAccount } from "../support/api";
+import { apiBaseUrl, call, createTestAccount, db, seedBlogs, seedImage, type ApiResponse, type TestAccount } from "../support/api";
+import * as fixtures from "../images/fixtures";
 import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
 import { expectUnchanged } from "../support/stored-objects";
 import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
@@ -27,6 +28,7 @@ let annEndpointId: string;
 let annDeliveryId: string;
 let annRevision: string;
 let annPreviewLink: string;
+let annImage: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -52,7 +54,13 @@ beforeAll(async () => {
   annEndpointId = (await createWebhookEndpoint(db(), { accountId: ann.id, url: "http://127.0.0.1:9/hooks", eventTypes: ["api_key.expiring"] })).id;
   const event = await db().webhookEvent.create({ data: { id: `msg_api1${ann.id}`, userId: ann.id, type: "api_key.expiring", data: { id: annKeyId }, dispatchedAt: new Date() } });
   annDeliveryId = (await db().webhookDelivery.create({ data: { eventId: event.id, endpointId: annEndpointId } })).id;
+  annImage = await seedImage(ann.id);
 });
+
+/** The bytes Bob's images take, as the database has them. */
+async function bobStorage(): Promise<number> {
+  return (await db().image.aggregate({ where: { userId: bob.id }, _sum: { storedBytes: true } }))._sum.storedBytes ?? 0;
+}
 
 /** Runs `attack` and checks that none of Ann's stored objects changed. */
 const leavesAnnUnchanged = (attack: () => Promise<void>) => expectUnchanged(ann.id, attack);
@@ -154,6 +162,16 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     expect(expectSuccess(await call("/tags", { key: ann.key })).tags.map((t: { name: string }) => t.name)).toContain(ANN_ONLY_TAG);
     expect(JSON.stringify(expectSuccess(await call("/tags", { key: bob.key })))).not.toContain(ANN_ONLY_TAG);
   },
+  "POST /images": async () => {
+    // Whatever the body or query names, the image is Bob's.
+    const answer = await call(`/images?userId=${ann.id}`, { key: bob.key, method: "POST", headers: { "content-type": "image/png" }, body: (await fixtures.png()) as never });
+    expect((await db().image.findUniqueOrThrow({ where: { id: expectSuccess(answer, 201).image.id } })).userId).toBe(bob.id);
+  },
+  "GET /images": async () => {
+    expect(JSON.stringify(expectSuccess(await call("/images?limit=50", { key: bob.key })))).not.toContain(annImage);
+  },
+  "GET /images/{imageId}": async () => expectNotFound(await call(`/images/${annImage}`, { key: bob.key })),
+  "DELETE /images/{imageId}": async () => expectNotFound(await call(`/images/${annImage}`, { key: bob.key, method: "DELETE" })),
   "GET /rate_limit": async () => {
     // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
     const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
@@ -237,6 +255,12 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   "keys.activity": async () => {
     expectTrpcNotFound(await trpc(bobCookie, "keys.activity", { id: annKeyId }));
   },
+  "images.storage": async () => {
+    // Bob's own storage, however much Ann holds.
+    expect((await trpc(bobCookie, "images.storage")).body.result.data).toMatchObject({ quota: 100_000_000 });
+    expect((await trpc(bobCookie, "images.storage")).body.result.data.used).toBe(await bobStorage());
+  },
+  "images.usage": async () => expectTrpcNotFound(await trpc(bobCookie, "images.usage", { imageId: annImage })),
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });

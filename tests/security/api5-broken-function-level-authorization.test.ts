@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { matchRoute, REST_ROUTES } from "~/server/api/rest/routes";
 import { PERMISSIONS, type Permission } from "~/shared/permissions";
 import { expectError, expectSuccess, rateLimitHeaders } from "../api/expect";
-import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
+import { call, createTestAccount, createTestKey, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc } from "../support/dashboard";
 import { expectUnchanged } from "../support/stored-objects";
 
@@ -30,6 +30,10 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /blogs/{blogId}/revisions/{revisionId}": "read:blogs",
   "POST /blogs/{blogId}/revisions/{revisionId}/restore": "write:blogs",
   "GET /tags": "read:blogs",
+  "POST /images": "write:blogs",
+  "GET /images": "read:blogs",
+  "GET /images/{imageId}": "read:blogs",
+  "DELETE /images/{imageId}": "delete:blogs",
 };
 
 let owner: TestAccount;
@@ -38,6 +42,7 @@ let blogId: string;
 let hiddenId: string;
 let keyId: string;
 let revisionId: string;
+let imageId: string;
 
 const json = { "content-type": "application/json" };
 
@@ -47,6 +52,7 @@ beforeAll(async () => {
   [blogId = "", hiddenId = ""] = await seedBlogs(owner.id, [{ title: "Visible", blogSlug: "visible" }, { title: "Hidden", allowApiAccess: false }]);
   keyId = (await db().apiKey.findFirstOrThrow({ where: { userId: owner.id }, select: { id: true } })).id;
   revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
+  imageId = await seedImage(owner.id);
 });
 
 /** Runs `attempt` and checks that the owner's stored objects did not change: a refusal changes nothing. */
@@ -54,7 +60,7 @@ const changesNothing = (attempt: () => Promise<void>) => expectUnchanged(owner.i
 
 /** A request that would succeed on `template` with the right credentials. */
 function requestOf(method: string, template: string) {
-  const path = template.replace("{blogId}", blogId).replace("{blogSlug}", "visible").replace("{revisionId}", revisionId);
+  const path = template.replace("{blogId}", blogId).replace("{blogSlug}", "visible").replace("{revisionId}", revisionId).replace("{imageId}", imageId);
   const body = method === "POST" || method === "PUT" || method === "PATCH" ? JSON.stringify({ title: "Changed" }) : undefined;
   return { path, method, headers: json, body };
 }
@@ -119,7 +125,7 @@ describe("a dashboard session and the API", () => {
     expect(API_KEY_PROCEDURES.length).toBe(keyedRoutes.length);
     await changesNothing(async () => {
       for (const procedure of API_KEY_PROCEDURES) {
-        const answer = await trpc(null, procedure.path, { blogId, blogSlug: "visible", revisionId, title: "Via tRPC" }, { headers: { "x-api-key": owner.key } });
+        const answer = await trpc(null, procedure.path, { blogId, blogSlug: "visible", revisionId, imageId, title: "Via tRPC" }, { headers: { "x-api-key": owner.key } });
         expect(answer.status, `${procedure.path}: ${JSON.stringify(answer.body)}`).toBe(401);
         expect(answer.body.error.data.code).toBe("UNAUTHORIZED");
       }

@@ -180,7 +180,7 @@ function describeOperation(operation: Operation, route: RestRoute): void {
     ...Object.fromEntries(success.map(([, response]) => [String(route.successStatus), { ...(response as object), headers: successHeaders }])),
     ...(method === "GET" && { "304": { description: "Not Modified: the If-None-Match ETag still matches", headers: rateLimited("ETag") } }),
     ...errorResponses([...route.errors, ...COMMON_ERRORS]),
-    ...(["PUT", "PATCH", "DELETE"].includes(method) && {
+    ...(["PUT", "PATCH", "DELETE"].includes(method) && route.errors.includes("PRECONDITION_FAILED") && {
       "412": errorResponse("Precondition Failed: the If-Match ETag no longer matches the blog", rateLimited()),
     }),
     "405": METHOD_NOT_ALLOWED,

@@ -106,8 +106,11 @@ const imageStorageProcedure = procedure.query(async ({ ctx }) => {
   return { used: await storageUsed(ctx.db, account.id), quota: QUOTAS.imageBytesPerAccount[account.plan] };
 });
 
-/** The dashboard's: the blogs showing an image, before it is deleted. */
-const imageUsageProcedure = procedure.input(z.object(imageIdParams)).query(({ ctx, input }) => blogsUsingImage(ctx.db, callerAccount(ctx.caller).id, input.imageId));
+/** The dashboard's: the blogs showing one of the account's images, before it is deleted. */
+const imageUsageProcedure = procedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
+  const { id } = callerAccount(ctx.caller);
+  return blogsUsingImage(ctx.db, id, (await findImage(ctx.db, id, input.imageId)).id);
+});
 
 /** Images, for API keys (/api/v1) and their owner (/api/trpc) alike. */
 export const imagesRouter = createTRPCRouter({
