@@ -1,5 +1,6 @@
-// `npm run build`, after `next build`: compiles the launcher (scripts/serve.ts) and the production
-// server (src/server/http-server.ts) once, each into one ES module under .next/production-server,
+// `npm run build`, after `next build`: compiles the launcher (scripts/serve.ts), the production
+// server (src/server/http-server.ts) and its image processor (src/server/images/image-worker.ts),
+// each into one ES module under .next/production-server,
 // so that `npm start` runs them with plain `node`: no TypeScript loader at run time, and the
 // server's own modules (the REST handler, the database, the usage batcher) loaded once, from one
 // file. Packages stay plain imports from node_modules.
@@ -8,7 +9,7 @@ import { build } from "esbuild";
 const SERVER_BUILD_DIR = ".next/production-server";
 
 await build({
-  entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts" },
+  entryPoints: { serve: "scripts/serve.ts", "http-server": "src/server/http-server.ts", "image-worker": "src/server/images/image-worker.ts" },
   outdir: SERVER_BUILD_DIR,
   outExtension: { ".js": ".mjs" },
   bundle: true,
@@ -21,4 +22,4 @@ await build({
   // `next` has no exports map, so Node's ESM loader needs the file's extension on its subpaths.
   alias: { "server-only": "./node_modules/server-only/empty.js", "next/og": "next/og.js" },
 });
-console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs and http-server.mjs`);
+console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs, http-server.mjs and image-worker.mjs`);

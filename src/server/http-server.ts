@@ -23,6 +23,10 @@ import { startJobWorker } from "./jobs/worker";
 import { publicPageCache } from "./public-site/cache";
 import { listenForPublicChanges } from "./public-site/change-listener";
 import { handlePublicRequest } from "./public-site/handler";
+import { processImagesInChild } from "./images/processing";
+
+// Uploads are processed by a child process at the lowest CPU priority: reads are never starved.
+processImagesInChild(new URL("./image-worker.mjs", import.meta.url));
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });

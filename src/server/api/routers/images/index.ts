@@ -3,8 +3,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
 import { blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
-import { processImage } from "~/server/images/process-image";
-import { oneAtATime } from "~/server/quotas/one-at-a-time";
+import { processUpload } from "~/server/images/processing";
 import { paginate } from "~/server/pagination";
 import { requestOrigin } from "~/server/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
@@ -43,10 +42,8 @@ const uploadImageProcedure = procedure
   .mutation(async ({ ctx, input }) => {
     const account = callerAccount(ctx.caller);
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    // Processed before any transaction opens: seconds of CPU hold no lock and no connection. One
-    // upload at a time per process: sharp's work then takes one core at most, and the requests
-    // around it keep the rest (bench/README.md, (g)).
-    const processed = await oneAtATime("images:processing", () => processImage(bytes));
+    // Processed before any transaction opens: seconds of CPU hold no lock and no connection.
+    const processed = await processUpload(bytes);
     const file = createHash("sha256").update(bytes).digest("base64url");
     return runIdempotently(ctx, account.id, { file }, 201, async (db) => {
       const image = await saveImage(db, account, processed);

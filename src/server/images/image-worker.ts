@@ -1,0 +1,24 @@
+import "server-only";
+/**
+ * The production server's image processor (`npm start`): a child process at the lowest CPU
+ * priority (src/server/images/processing.ts starts it), processing one upload at a time as asked
+ * over IPC. Compiled by `npm run build` beside the server (scripts/build-server.mjs).
+ */
+import { DomainError } from "~/server/domain-error";
+import { processImage } from "./process-image";
+import type { WorkerReply, WorkerRequest } from "./processing";
+
+process.on("message", (request: WorkerRequest) => {
+  const reply = (message: WorkerReply) => process.send?.(message);
+  processImage(request.bytes).then(
+    (image) => reply({ id: request.id, image }),
+    (error: unknown) =>
+      reply({
+        id: request.id,
+        refusal: error instanceof DomainError ? { code: error.code, message: error.message, details: error.details, field: error.field } : undefined,
+        failure: error instanceof DomainError ? undefined : String(error),
+      }),
+  );
+});
+// The server going away takes its processor with it.
+process.on("disconnect", () => process.exit(0));
