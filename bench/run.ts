@@ -35,7 +35,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
+import { freePort, listeningPid, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
 import { photoJpeg } from "./photo";
 import { longMarkdown, seedPublicPages } from "./public-seed";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
@@ -532,13 +532,6 @@ function rssKb(pid: number): number {
 }
 
 /** The process that listens on `port`: the server under test, whatever launched it. */
-function listeningPid(port: string): number {
-  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
-  const match = /pid=(\d+)/.exec(out);
-  if (!match) throw new Error(`no process found listening on ${port}: ${out}`);
-  return Number(match[1]);
-}
-
 function postgresVersion(): string {
   try {
     return execFileSync("psql", ["--version"], { encoding: "utf8" }).trim().replace(/^psql \(PostgreSQL\) /, "PostgreSQL ");

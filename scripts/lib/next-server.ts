@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -97,4 +97,12 @@ export async function waitUntilServing(url: string, child?: ChildProcess, timeou
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`server did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** The process listening on `port` on this machine (Linux's `ss`). */
+export function listeningPid(port: string): number {
+  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
+  const match = /pid=(\d+)/.exec(out);
+  if (!match) throw new Error(`no process found listening on ${port}: ${out}`);
+  return Number(match[1]);
 }

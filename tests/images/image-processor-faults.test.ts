@@ -1,0 +1,52 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningPid, startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { expectError, expectSuccess } from "../api/expect";
+import { call, createTestAccount, db, type TestAccount } from "../support/api";
+import * as fixtures from "./fixtures";
+
+/**
+ * The production server processes uploads in a child process at the lowest priority
+ * (docs/images.md, Processing). When that process dies mid-upload, the upload is a 500 that stores
+ * nothing, and the next one gets a new processor. A server of the test's own, to kill its child.
+ */
+let server: RunningServer;
+let account: TestAccount;
+
+beforeAll(async () => {
+  [server, account] = await Promise.all([startProductionServer({ ...process.env, WEBHOOK_WORKER: "0" }, { quiet: true }), createTestAccount()]);
+}, 60_000);
+
+afterAll(() => server?.stop());
+
+const upload = (body: Buffer) => call("/images", { key: account.key, method: "POST", headers: { "content-type": "image/jpeg" }, body: body as never, baseUrl: server.baseUrl });
+
+/** The server's image processor: its child running image-worker.mjs, at nice 19. */
+function processor(): { pid: number; nice: number } {
+  const serverPid = listeningPid(new URL(server.baseUrl).port);
+  const rows = execFileSync("ps", ["-o", "pid=,ni=,args=", "--ppid", String(serverPid)], { encoding: "utf8" }).trim().split("\n");
+  const row = rows.find((line) => line.includes("image-worker.mjs"));
+  if (!row) throw new Error(`no image processor under ${serverPid}: ${rows.join("; ")}`);
+  const [pid, nice] = row.trim().split(/\s+/);
+  return { pid: Number(pid), nice: Number(nice) };
+}
+
+describe("the image processor", () => {
+  it("runs at the lowest priority; killed mid-upload, the upload is a 500 storing nothing and the next upload is processed anew", async () => {
+    expectSuccess(await upload(await fixtures.cameraJpeg()), 201);
+    const first = processor();
+    expect(first.nice).toBe(19);
+
+    const photo = await fixtures.photoJpeg(4000, 3000, 95);
+    const interrupted = upload(photo);
+    // The photo takes seconds to process: the processor is at work when it is killed.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    process.kill(first.pid, "SIGKILL");
+    expectError(await interrupted, 500, "INTERNAL_SERVER_ERROR");
+    expect(await db().image.count({ where: { userId: account.id } })).toBe(1);
+
+    expectSuccess(await upload(await fixtures.cameraJpeg()), 201);
+    expect(processor().pid).not.toBe(first.pid);
+    expect(await db().image.count({ where: { userId: account.id } })).toBe(2);
+  });
+});
