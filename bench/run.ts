@@ -35,7 +35,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { freePort, listeningPid, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
+import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
 import { photoJpeg } from "./photo";
 import { longMarkdown, seedPublicPages } from "./public-seed";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
@@ -105,7 +105,7 @@ let bare: ChildProcess | undefined;
 let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
   app = await startProductionServer(serverEnv, { quiet: true, nodeArgs: cpuProfile("app") });
-  const appPid = listeningPid(new URL(app.baseUrl).port);
+  const appPid = app.pid;
   const publicBlogPath = `/${publicPages.handle}/${publicPages.blogSlug}`;
   await checkPublicPages(app.baseUrl, publicBlogPath, `/${publicPages.handle}`);
 

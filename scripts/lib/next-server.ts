@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
@@ -6,6 +6,8 @@ import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's process (under `npm start`'s arguments, the server itself). */
+  pid: number;
   /** Sends SIGTERM; settles when the server has exited (its last lines written). */
   stop(): Promise<void>;
 }
@@ -77,7 +79,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = fal
     stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, pid: child.pid!, stop };
 }
 
 export function freePort(): Promise<number> {
@@ -99,10 +101,3 @@ export async function waitUntilServing(url: string, child?: ChildProcess, timeou
   throw new Error(`server did not answer ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** The process listening on `port` on this machine (Linux's `ss`). */
-export function listeningPid(port: string): number {
-  const out = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
-  const match = /pid=(\d+)/.exec(out);
-  if (!match) throw new Error(`no process found listening on ${port}: ${out}`);
-  return Number(match[1]);
-}

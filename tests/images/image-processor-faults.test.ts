@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listeningPid, startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
 import { expectError, expectSuccess } from "../api/expect";
 import { call, createTestAccount, db, type TestAccount } from "../support/api";
 import * as fixtures from "./fixtures";
@@ -21,14 +21,24 @@ afterAll(() => server?.stop());
 
 const upload = (body: Buffer) => call("/images", { key: account.key, method: "POST", headers: { "content-type": "image/jpeg" }, body: body as never, baseUrl: server.baseUrl });
 
-/** The server's image processor: its child running image-worker.mjs, at nice 19. */
+/** A /proc file's text; "" when its process has gone meanwhile. */
+function procText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** The server's image processor: its child running image-worker.mjs, and its nice value (read from /proc). */
 function processor(): { pid: number; nice: number } {
-  const serverPid = listeningPid(new URL(server.baseUrl).port);
-  const rows = execFileSync("ps", ["-o", "pid=,ni=,args=", "--ppid", String(serverPid)], { encoding: "utf8" }).trim().split("\n");
-  const row = rows.find((line) => line.includes("image-worker.mjs"));
-  if (!row) throw new Error(`no image processor under ${serverPid}: ${rows.join("; ")}`);
-  const [pid, nice] = row.trim().split(/\s+/);
-  return { pid: Number(pid), nice: Number(nice) };
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    const stat = procText(`/proc/${entry}/stat`);
+    // The fields after the command's ")": state, ppid, … nice is the 17th of them (stat's 19th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[1]) === server.pid && procText(`/proc/${entry}/cmdline`).includes("image-worker.mjs")) return { pid: Number(entry), nice: Number(fields[16]) };
+  }
+  throw new Error(`no image processor under ${server.pid}`);
 }
 
 describe("the image processor", () => {
