@@ -12,11 +12,15 @@ import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
 import { asSentence } from "~/lib/format";
+import type { ImageView } from "~/server/api/routers/images/schemas";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/react";
 import { LocalTime } from "~/components/ui/local-time";
+import { AltTextDialog } from "./alt-text-dialog";
 import { ConflictDialog } from "./conflict-dialog";
+import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
+import { imageMarkdown } from "./images-client";
 import { useLocalDraft } from "./local-draft";
 import { TagInput } from "./tag-input";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
@@ -133,6 +137,14 @@ export function BlogForm({
   const [conflict, setConflict] = useState(false);
   // Bumped to move the focus to the first invalid field once the errors have rendered.
   const [focusRequest, setFocusRequest] = useState(0);
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  // An image uploaded into the content goes where the content's selection was when its upload
+  // started, once the owner has given its alt text; then the caret follows it.
+  const insertAt = useRef({ start: 0, end: 0 });
+  const caretAfterInsert = useRef<number | null>(null);
+  const [uploadedImage, setUploadedImage] = useState<ImageView | null>(null);
+  const [draggingFile, setDraggingFile] = useState(false);
+  const contentUpload = useImageUpload(setUploadedImage);
 
   const savedValues = saved ? valuesOf(saved) : EMPTY;
   const dirty = differs(values, savedValues);
@@ -213,6 +225,34 @@ export function BlogForm({
     save.mutate({ values, overwrite: false });
   }
 
+  const uploadIntoContent = (file: File) => {
+    const field = contentRef.current;
+    const selection = field ? { start: field.selectionStart, end: field.selectionEnd } : { start: values.content.length, end: values.content.length };
+    if (contentUpload.start(file)) insertAt.current = selection;
+  };
+
+  const insertImage = (image: ImageView, alt: string) => {
+    const markdown = imageMarkdown(image, alt);
+    const content = values.content;
+    // The content may have shrunk meanwhile.
+    const start = Math.min(insertAt.current.start, content.length);
+    const end = Math.min(Math.max(insertAt.current.end, start), content.length);
+    set("content", content.slice(0, start) + markdown + content.slice(end));
+    caretAfterInsert.current = start + markdown.length;
+    setUploadedImage(null);
+  };
+
+  /** Back in the content after the alt text dialog: the caret after the image inserted, else where the upload started. */
+  const returnToContent = (event: Event) => {
+    const field = contentRef.current;
+    if (!field) return;
+    event.preventDefault();
+    const caret = caretAfterInsert.current ?? insertAt.current.end;
+    caretAfterInsert.current = null;
+    field.focus();
+    field.setSelectionRange(caret, caret);
+  };
+
   const publicPath = saved ? `/${handle}/${saved.blogSlug}` : null;
   const count = (field: TextField, max: number) => `${values[field].length.toLocaleString("en")} / ${max.toLocaleString("en")}`;
 
@@ -275,34 +315,62 @@ export function BlogForm({
         </Card>
 
         <Card>
-          <div className="mb-3 flex items-center justify-between gap-3">
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
             <CardTitle>Content</CardTitle>
-            <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
-              {(["write", "preview"] as const).map((t) => (
-                <button
-                  key={t}
-                  type="button"
-                  aria-pressed={tab === t}
-                  onClick={() => setTab(t)}
-                  className={cn(
-                    "rounded px-3 py-1 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-indigo-600",
-                    tab === t ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
-                  )}
-                >
-                  {t}
-                </button>
-              ))}
+            <div className="flex flex-wrap items-center gap-3">
+              <ChooseImageButton upload={contentUpload} label="Upload image" />
+              <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
+                {(["write", "preview"] as const).map((t) => (
+                  <button
+                    key={t}
+                    type="button"
+                    aria-pressed={tab === t}
+                    onClick={() => setTab(t)}
+                    className={cn(
+                      "rounded px-3 py-1 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-indigo-600",
+                      tab === t ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
+                    )}
+                  >
+                    {t}
+                  </button>
+                ))}
+              </div>
             </div>
           </div>
+          <UploadStatus upload={contentUpload} />
           {tab === "write" ? (
-            <Field label={<span className="sr-only">Content (Markdown)</span>} error={errors.content} hint={`Markdown. ${count("content", 500_000)}`}>
+            <Field
+              label={<span className="sr-only">Content (Markdown)</span>}
+              error={errors.content}
+              hint={`Markdown; paste or drop an image to upload it. ${count("content", 500_000)}`}
+            >
               {(props) => (
                 <Textarea
                   {...props}
+                  ref={contentRef}
                   rows={16}
                   value={values.content}
                   onChange={(e) => set("content", e.target.value)}
-                  className="min-h-80 font-mono"
+                  onPaste={(e) => {
+                    const image = Array.from(e.clipboardData.files).find((file) => file.type.startsWith("image/"));
+                    if (!image) return;
+                    e.preventDefault();
+                    uploadIntoContent(image);
+                  }}
+                  onDragOver={(e) => {
+                    if (!e.dataTransfer.types.includes("Files")) return;
+                    e.preventDefault();
+                    setDraggingFile(true);
+                  }}
+                  onDragLeave={() => setDraggingFile(false)}
+                  onDrop={(e) => {
+                    const file = e.dataTransfer.files[0];
+                    if (!file) return;
+                    e.preventDefault();
+                    setDraggingFile(false);
+                    uploadIntoContent(file);
+                  }}
+                  className={cn("min-h-80 font-mono", draggingFile && "outline-2 outline-offset-2 outline-indigo-600")}
                 />
               )}
             </Field>
@@ -410,6 +478,13 @@ export function BlogForm({
               onConfirm={() => remove.mutate(saved.id)}
             />
           )}
+          <AltTextDialog
+            key={uploadedImage?.id}
+            image={uploadedImage}
+            onInsert={(alt) => uploadedImage && insertImage(uploadedImage, alt)}
+            onCancel={() => setUploadedImage(null)}
+            onCloseAutoFocus={returnToContent}
+          />
           <ConflictDialog
             open={conflict}
             onOpenChange={setConflict}
