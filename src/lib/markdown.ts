@@ -3,8 +3,76 @@ import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
-import type { ElementContent, Root, RootContent } from "hast";
+import type { Element, ElementContent, Root, RootContent } from "hast";
 import { unified } from "unified";
+import type { VFile } from "vfile";
+import { parseImagePath, type ImageReference } from "~/shared/images";
+import { READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
+
+export interface MarkdownOptions {
+  /** The app's origin: absolute URLs under it name our images as their paths do (the server's configured or requested origin; the browser's page's). */
+  origin?: string;
+  /** Our images' URLs written absolute, under `origin` (feeds, read away from the site); else as the source writes them. */
+  absoluteImageUrls?: boolean;
+}
+
+declare module "vfile" {
+  interface DataMap {
+    markdownOptions: MarkdownOptions;
+  }
+}
+
+/** The image of ours `src` names by its original (src/shared/images.ts), with the base its URLs get; null for any other URL. */
+function ownImage(src: string, { origin, absoluteImageUrls }: MarkdownOptions): { image: ImageReference; base: string } | null {
+  const appOrigin = origin && URL.canParse(origin) ? new URL(origin).origin : undefined;
+  const path = parseImagePath(src);
+  if (path) return { image: path, base: (absoluteImageUrls && appOrigin) || "" };
+  if (!appOrigin || !URL.canParse(src)) return null;
+  const url = new URL(src);
+  const image = url.origin === appOrigin && url.search === "" && url.hash === "" ? parseImagePath(url.pathname) : null;
+  return image && { image, base: appOrigin };
+}
+
+/**
+ * Our images (docs/public-blog.md, Reading) as the browser should load them: a <picture> of their
+ * variants, `sizes` the reader's column, and `width`/`height` so the page keeps their room while
+ * they load. Every URL is built from the parsed id, size and format, never copied from the source.
+ * Runs before the sanitizer, which allows exactly these elements and attributes.
+ */
+function responsiveImages() {
+  const rewrite = (node: Element, options: MarkdownOptions): Element => {
+    const own = typeof node.properties.src === "string" ? ownImage(node.properties.src, options) : null;
+    if (!own) return node;
+    const { sources, img } = responsivePicture(own.image, own.base);
+    const image: Element = { ...node, properties: { ...node.properties, ...img, ...(img.srcSet && { sizes: READER_COLUMN_SIZES }) } };
+    if (sources.length === 0) return image;
+    const sourceElements = sources.map((source): Element => ({ type: "element", tagName: "source", properties: { ...source, sizes: READER_COLUMN_SIZES }, children: [] }));
+    return { type: "element", tagName: "picture", properties: {}, children: [...sourceElements, image] };
+  };
+  const visit = (parent: Root | Element, options: MarkdownOptions) => {
+    parent.children.forEach((child, index) => {
+      if (child.type !== "element") return;
+      if (child.tagName === "img") parent.children[index] = rewrite(child, options);
+      else visit(child, options);
+    });
+  };
+  return (tree: Root, file: VFile) => visit(tree, file.data.markdownOptions ?? {});
+}
+
+/**
+ * GitHub's schema (which already allows <picture>, <source srcset> and `width`/`height`), plus the
+ * rest of what responsiveImages writes: `sizes` on both, <img> `srcset`, and a <source>'s `type`,
+ * only that of a modern image format.
+ */
+const sanitizeSchema = {
+  ...defaultSchema,
+  clobberPrefix: "",
+  attributes: {
+    ...defaultSchema.attributes,
+    img: [...(defaultSchema.attributes?.img ?? []), "srcSet", "sizes"],
+    source: [...(defaultSchema.attributes?.source ?? []), "sizes", ["type", "image/avif", "image/webp"]],
+  },
+} satisfies typeof defaultSchema;
 
 /** The text of `nodes`, leaving out nested lists (a task's own words, not its sub-tasks'). */
 function ownText(nodes: ElementContent[]): string {
@@ -38,18 +106,19 @@ function readerAttributes() {
  * HTML in the source is dropped (remark-rehype without allowDangerousHtml), and the result is
  * sanitized with GitHub's schema (no scripts, event handlers, styles or javascript: URLs). The
  * only ids are the footnotes', which remark-rehype already prefixes with "user-content-", so the
- * sanitizer does not prefix them a second time (that would break the footnote links). Task lists'
- * checkboxes get their item's text as their name; images load lazily.
+ * sanitizer does not prefix them a second time (that would break the footnote links). Our images
+ * get their variants; task lists' checkboxes get their item's text as their name; images load lazily.
  */
 const markdownProcessor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype)
-  .use(rehypeSanitize, { ...defaultSchema, clobberPrefix: "" })
+  .use(responsiveImages)
+  .use(rehypeSanitize, sanitizeSchema)
   .use(readerAttributes)
   .use(rehypeStringify)
   .freeze();
 
-export function markdownToHtml(source: string): string {
-  return String(markdownProcessor.processSync(source));
+export function markdownToHtml(source: string, options: MarkdownOptions = {}): string {
+  return String(markdownProcessor.processSync({ value: source, data: { markdownOptions: options } }));
 }

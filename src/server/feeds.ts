@@ -1,13 +1,15 @@
 import "server-only";
 import { Feed, type Author } from "feed";
+import { imagePath } from "~/shared/images";
 import { tagPagePath } from "~/shared/tags";
+import type { CoverImage } from "./blogs/public-blogs";
 import { FEED_FORMATS, type FeedFormat } from "./public-site/routes";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
- * public blogs, each with its full sanitized HTML and absolute links, written by the `feed`
- * package. Its JSON is JSON Feed 1.0; the one 1.1 change it needs is made here (`authors` lists
- * instead of `author`, and the version).
+ * public blogs, each with its full sanitized HTML, absolute links and its cover image, written by
+ * the `feed` package. Its JSON is JSON Feed 1.0; the 1.1 changes it needs are made here (`authors`
+ * lists instead of `author`, the version, and the cover as `banner_image` too).
  */
 
 export interface FeedSource {
@@ -17,7 +19,7 @@ export interface FeedSource {
   /** A tag's feed: of the owner's blogs carrying it, at its page's address. */
   tag?: { name: string; slug: string };
   /** Newest first, their Markdown already rendered to sanitized HTML. */
-  blogs: { title: string; blogSlug: string; description: string; html: string; tags: string[]; publishedAt: Date; updatedAt: Date }[];
+  blogs: { title: string; blogSlug: string; description: string; html: string; tags: string[]; publishedAt: Date; updatedAt: Date; cover: CoverImage | null }[];
 }
 
 /** The page a feed belongs to: the owner's index, or their tag's page. */
@@ -51,6 +53,8 @@ export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: Fe
       published: blog.publishedAt,
       author: [author],
       category: blog.tags.map((name) => ({ name })),
+      // RSS's enclosure (its type from the file's extension, which is its format), Atom's link rel=enclosure, JSON Feed's image.
+      image: blog.cover ? { url: origin + imagePath(blog.cover), length: blog.cover.bytes } : undefined,
     });
   }
   if (format === "rss") return feed.rss2();
@@ -59,9 +63,9 @@ export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: Fe
 }
 
 type JsonFeedAuthor = { name?: string; url?: string };
-type JsonFeed10 = { author?: JsonFeedAuthor; items: { author?: JsonFeedAuthor }[] } & Record<string, unknown>;
+type JsonFeed10 = { author?: JsonFeedAuthor; items: { author?: JsonFeedAuthor; image?: string }[] } & Record<string, unknown>;
 
-/** JSON Feed 1.0 as `feed` writes it, made 1.1: `authors` arrays replace `author`. */
+/** JSON Feed 1.0 as `feed` writes it, made 1.1: `authors` arrays replace `author`; the cover, shown above the title on its page, is the item's banner too. */
 function jsonFeed11(json10: string): string {
   const { author, items, ...feed } = JSON.parse(json10) as JsonFeed10;
   return JSON.stringify(
@@ -69,7 +73,7 @@ function jsonFeed11(json10: string): string {
       ...feed,
       version: "https://jsonfeed.org/version/1.1",
       ...(author && { authors: [author] }),
-      items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, ...(itemAuthor && { authors: [itemAuthor] }) })),
+      items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, ...(item.image && { banner_image: item.image }), ...(itemAuthor && { authors: [itemAuthor] }) })),
     },
     null,
     2,

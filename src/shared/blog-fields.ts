@@ -29,6 +29,8 @@ export const blogFieldSchemas = {
   isPublic: strictBoolean("isPublic"),
   tags: tagsSchema,
   publishAt: publishAtSchema(),
+  /** An image id; that it is an image of the blog's account is checked where the blog is written (src/server/blogs/cover-image.ts). */
+  coverImage: z.string({ error: "coverImage must be an image id (a string) or null" }).nullable(),
 };
 
 /**
@@ -101,4 +103,5 @@ export const optionalBlogFields = {
   seoDescription: blogFieldSchemas.seoDescription.optional(),
   tags: blogFieldSchemas.tags.optional(),
   publishAt: blogFieldSchemas.publishAt.optional(),
+  coverImage: blogFieldSchemas.coverImage.optional(),
 };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
+import { call, createTestAccount, createTestKey, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
+import { signIn, trpc } from "../support/dashboard";
 import { expectError, expectSuccess } from "./expect";
 
 let owner: TestAccount;
@@ -202,6 +203,57 @@ describe("PUT and PATCH /api/v1/blogs/{id}", () => {
   });
 });
 
+describe("coverImage", () => {
+  const REFUSAL = "coverImage must be the id of an image in this account, or null";
+
+  it("takes an image of the account on create and on PUT and PATCH; null clears it", async () => {
+    const [first, second] = [await seedImage(owner.id), await seedImage(owner.id)];
+    const blog = expectSuccess(await post({ title: "Covered", coverImage: first }), 201).blog;
+    expect(blog.coverImage).toBe(first);
+    expect(expectSuccess(await call(`/blogs/${blog.id}`, { key: owner.key })).blog).toEqual(blog);
+    expect(expectSuccess(await update(blog.id, { coverImage: second }, "PUT")).blog.coverImage).toBe(second);
+    const cleared = expectSuccess(await update(blog.id, { coverImage: null }, "PATCH")).blog;
+    expect(cleared).toMatchObject({ title: "Covered", coverImage: null });
+    expect(expectSuccess(await post({ title: "Uncovered" }), 201).blog.coverImage).toBeNull();
+  });
+
+  it("refuses another account's image exactly as an unknown id, with 400 naming coverImage, changing nothing", async () => {
+    const mine = await seedImage(owner.id);
+    const theirs = await seedImage(intruder.id);
+    const blog = expectSuccess(await post({ title: "Guarded cover", coverImage: mine }), 201).blog;
+    const before = await blogCount(owner.id);
+    const answers = [];
+    for (const coverImage of [theirs, "climage-unknown-000000000", ""]) {
+      answers.push(expectError(await post({ title: "Refused", coverImage }), 400, "INVALID_PARAMETER"));
+      answers.push(expectError(await update(blog.id, { coverImage }, "PUT"), 400, "INVALID_PARAMETER"));
+      answers.push(expectError(await update(blog.id, { title: "Not this either", coverImage }, "PATCH"), 400, "INVALID_PARAMETER"));
+    }
+    expect(new Set(answers.map((error) => JSON.stringify(error)))).toEqual(new Set([JSON.stringify({ code: "INVALID_PARAMETER", message: "Invalid parameter: coverImage", details: REFUSAL })]));
+    expect(expectError(await post({ title: "t", coverImage: 7 }), 400, "INVALID_PARAMETER").details).toBe("coverImage must be an image id (a string) or null");
+    expect(await blogCount(owner.id)).toBe(before);
+    expect(expectSuccess(await call(`/blogs/${blog.id}`, { key: owner.key })).blog).toEqual(blog);
+  });
+
+  it("is named as the field of the dashboard's refusal", async () => {
+    const cookie = await signIn(owner);
+    const blog = expectSuccess(await post({ title: "Dashboard cover" }), 201).blog;
+    const refused = await trpc(cookie, "blogs.update", { blogId: blog.id, coverImage: await seedImage(intruder.id) });
+    expect(refused.body.error.data).toMatchObject({ apiCode: "INVALID_PARAMETER", field: "coverImage" });
+    const image = await seedImage(owner.id);
+    expect((await trpc(cookie, "blogs.update", { blogId: blog.id, coverImage: image })).status).toBe(200);
+  });
+
+  it("is null once its image is deleted, and the blog stays readable and writable", async () => {
+    const image = await seedImage(owner.id);
+    const blog = expectSuccess(await post({ title: "Losing its cover", coverImage: image }), 201).blog;
+    await db().image.delete({ where: { id: image } });
+    const read = expectSuccess(await call(`/blogs/${blog.id}`, { key: owner.key })).blog;
+    expect(read).toEqual({ ...blog, coverImage: null });
+    expect(expectSuccess(await call("/blogs?q=losing-its-cover", { key: owner.key })).blogs).toEqual([read]);
+    expect(expectSuccess(await update(blog.id, { title: "Still editable" })).blog).toMatchObject({ title: "Still editable", coverImage: null });
+  });
+});
+
 describe("DELETE /api/v1/blogs/{id}", () => {
   it("deletes the blog for every read path", async () => {
     const blog = expectSuccess(await post({ title: "Doomed" }), 201).blog;
@@ -263,6 +315,6 @@ describe("blogs brought in by the CLI import", () => {
     await importBlogs(db(), { accountId: account.id, blogs: [entry] });
     const blog = expectSuccess(await call("/blogs/slug/imported", { key: account.key })).blog;
     // A public blog without publishedAt was published when it was created.
-    expect(blog).toEqual({ ...entry, id: blog.id, tags: [], status: "published", publishAt: null, publishedAt: entry.createdAt });
+    expect(blog).toEqual({ ...entry, id: blog.id, tags: [], coverImage: null, status: "published", publishAt: null, publishedAt: entry.createdAt });
   });
 });

@@ -4,7 +4,7 @@
 // ETags and 304s; 404 for an unknown handle or an account with no public blog.
 import Parser from "rss-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiBaseUrl, getPath, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, getPath, call, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 
 const parser = new Parser();
 const FEEDS = [
@@ -102,6 +102,34 @@ describe("an owner's feeds", () => {
     const after = await getPath(`/${account.handle}/feed.xml`, { "if-none-match": etag });
     expect(after.headers.get("etag")).not.toBe(etag);
     for (const { file } of FEEDS) expect((await feedItems(account.handle, file))[0]!.title).toBe("Post 21, edited");
+  });
+
+  it("carry a blog's cover and write our images' URLs in its HTML absolute, srcset included", async () => {
+    const owner = await createTestAccount();
+    const cover = await seedImage(owner.id, { width: 1600, height: 900, format: "jpeg", bytes: 54_321 });
+    const inline = await seedImage(owner.id, { width: 1000, height: 500, format: "png" });
+    const created = await call("/blogs", {
+      key: owner.key,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "With Cover", isPublic: true, coverImage: cover, content: `![Inline](/images/${inline}/1000x500.png)` }),
+    });
+    expect(created.status).toBe(201);
+    const coverUrl = `${origin}/images/${cover}/1600x900.jpeg`;
+
+    const rss = await (await getPath(`/${owner.handle}/feed.xml`)).text();
+    expect((await parser.parseString(rss)).items[0]!.enclosure).toEqual({ url: coverUrl, length: "54321", type: "image/jpeg" });
+    const atom = await (await getPath(`/${owner.handle}/atom.xml`)).text();
+    expect(atom).toContain(`<link rel="enclosure" href="${coverUrl}" type="image/jpeg" length="54321"/>`);
+    const json = JSON.parse(await (await getPath(`/${owner.handle}/feed.json`)).text());
+    expect(json.items[0]).toMatchObject({ image: coverUrl, banner_image: coverUrl });
+
+    for (const { file } of FEEDS) {
+      const [item] = await feedItems(owner.handle, file);
+      expect(item!.html).toContain(`<img src="${origin}/images/${inline}/1000x500.png" alt="Inline" width="1000" height="500" srcset="${origin}/images/${inline}/480w.png 480w, ${origin}/images/${inline}/960w.png 960w, ${origin}/images/${inline}/1000x500.png 1000w"`);
+      expect(item!.html).toContain(`<source type="image/avif" srcset="${origin}/images/${inline}/480w.avif 480w, ${origin}/images/${inline}/960w.avif 960w"`);
+      expect(item!.html).not.toMatch(/(src|srcset)="\/images\//);
+    }
   });
 
   it.each(FEEDS)("$file: 404 for an unknown handle and for an account with no public blog", async ({ file }) => {

@@ -2,7 +2,7 @@
 // request without any cookie sees the draft through it, never indexed or kept by a shared cache;
 // revoked or expired it is a plain 404; only the token's hash is stored.
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiBaseUrl, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 
 let owner: TestAccount;
@@ -41,6 +41,13 @@ describe("a preview link", () => {
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
     // The public page of the draft stays a 404.
     expect((await open(`/${owner.handle}/${(await db().blog.findUniqueOrThrow({ where: { id: blogId } })).blogSlug}`)).status).toBe(404);
+  });
+
+  it("shows the blog's cover as its public page will", async () => {
+    const cover = await seedImage(owner.id, { width: 300, height: 200, format: "png" });
+    await db().blog.update({ where: { id: blogId }, data: { coverImageId: cover } });
+    const html = await (await open((await makeLink()).path)).text();
+    expect(html).toContain(`<article><picture class="cover"><img src="/images/${cover}/300x200.png" width="300" height="200" alt="" fetchPriority="high"/></picture>`);
   });
 
   it("is stored as a hash only, listed for the owner, and a 404 once revoked", async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateBlog } from "~/server/blogs/update-blog";
-import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, call, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 import { runCli } from "../support/cli";
 import { signIn, trpc } from "../support/dashboard";
 
@@ -188,6 +188,102 @@ describe("/{handle}/{blogSlug}", () => {
     expect(html).not.toContain("alert(1)");
     expect(html).not.toContain("onerror");
     expect(main).not.toContain("javascript:");
+  });
+});
+
+describe("images of our own (docs/public-blog.md, Reading)", () => {
+  let owner: TestAccount;
+  let origin: string;
+  beforeAll(async () => {
+    owner = await createTestAccount();
+    origin = new URL(apiBaseUrl()).origin;
+  });
+
+  // React writes the covers' srcSet and fetchPriority in its own case: HTML's attribute names are case-insensitive.
+  const meta = (html: string, name: string) => new RegExp(`<meta (?:property|name)="${name}" content="([^"]*)"/>`).exec(html)?.[1];
+
+  it("in the Markdown: a <picture> of the variants, sizes of the column, width and height, lazy; absolute ones under the origin too", async () => {
+    const image = await seedImage(owner.id, { width: 1200, height: 800, format: "png" });
+    const content = `![A chart](/images/${image}/1200x800.png)\n\n![Again](${origin}/images/${image}/1200x800.png)`;
+    const blog = await createPublicBlog(owner, { title: "Markdown Images", content });
+    const { main } = await page(`/${owner.handle}/${blog.blogSlug}`);
+    const pictures = [...main.matchAll(/<picture>[\s\S]*?<\/picture>/g)].map(([picture]) => picture);
+    expect(pictures).toHaveLength(2);
+    for (const [picture, base] of [[pictures[0]!, ""], [pictures[1]!, origin]] as const) {
+      const files = (format: string) => `${base}/images/${image}/480w.${format} 480w, ${base}/images/${image}/960w.${format} 960w`;
+      expect(picture).toContain(`<source type="image/avif" srcset="${files("avif")}" sizes="(min-width: 44rem) 41.5rem, calc(100vw - 2.5rem)">`);
+      expect(picture).toContain(`<source type="image/webp" srcset="${files("webp")}"`);
+      expect(picture).toMatch(new RegExp(`<img src="${base}/images/${image}/1200x800.png" alt="(A chart|Again)" width="1200" height="800" srcset="${files("png")}, ${base}/images/${image}/1200x800.png 1200w" sizes="[^"]+" loading="lazy" decoding="async">`));
+    }
+  });
+
+  it("a cover: above the title, decorative, fetched first; the share image and its size in the cards and JSON-LD", async () => {
+    const cover = await seedImage(owner.id, { width: 2000, height: 1000, format: "jpeg" });
+    const blog = await createPublicBlog(owner, { title: "Covered Post", coverImage: cover });
+    const { html, main } = await page(`/${owner.handle}/${blog.blogSlug}`);
+    const picture = /<article><picture class="cover">([\s\S]*?)<\/picture><header class="post"><h1>Covered Post<\/h1>/.exec(main)?.[1];
+    expect(picture).toContain(`<source type="image/avif" srcSet="/images/${cover}/480w.avif 480w, /images/${cover}/960w.avif 960w, /images/${cover}/1600w.avif 1600w"`);
+    const img = /<img [^>]*>/.exec(picture!)![0];
+    expect(img).toContain(`src="/images/${cover}/2000x1000.jpeg"`);
+    expect(img).toContain('width="2000" height="1000"');
+    expect(img).toContain(`srcSet="/images/${cover}/480w.jpeg 480w, /images/${cover}/960w.jpeg 960w, /images/${cover}/1600w.jpeg 1600w, /images/${cover}/2000x1000.jpeg 2000w"`);
+    expect(img).toContain('alt=""');
+    expect(img).toContain('fetchPriority="high"');
+    expect(img).not.toContain("loading=");
+
+    const url = `${origin}/images/${cover}/2000x1000.jpeg`;
+    expect([meta(html, "og:image"), meta(html, "og:image:width"), meta(html, "og:image:height"), meta(html, "twitter:image")]).toEqual([url, "2000", "1000", url]);
+    expect(JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!).image).toEqual([url]);
+  });
+
+  it("an AVIF cover is shown, but the cards keep the generated share image (they show no AVIF)", async () => {
+    const cover = await seedImage(owner.id, { width: 1000, height: 500, format: "avif" });
+    const blog = await createPublicBlog(owner, { title: "Avif Cover", coverImage: cover });
+    const { html, main } = await page(`/${owner.handle}/${blog.blogSlug}`);
+    expect(main).toContain(`<img src="/images/${cover}/1000x500.avif"`);
+    const shareImage = `${origin}/${owner.handle}/${blog.blogSlug}/share-image.png`;
+    expect([meta(html, "og:image"), meta(html, "og:image:width"), meta(html, "og:image:height"), meta(html, "twitter:image")]).toEqual([shareImage, "1200", "630", shareImage]);
+  });
+
+  it("on the index and tag cards: a small lazy thumbnail; the index's card image is its newest blog's cover", async () => {
+    const account = await createTestAccount();
+    const cover = await seedImage(account.id, { width: 800, height: 600, format: "webp" });
+    await createPublicBlog(account, { title: "Plain Card", tags: ["Photos"] });
+    const covered = await createPublicBlog(account, { title: "Cover Card", tags: ["Photos"], coverImage: cover });
+    for (const path of [`/${account.handle}`, `/${account.handle}/tags/photos`]) {
+      const { html, main } = await page(path);
+      const cards = main.split("<li>").slice(1);
+      expect(cards).toHaveLength(2);
+      expect(cards[0]).toContain(
+        `<picture class="thumb"><source type="image/avif" srcSet="/images/${cover}/480w.avif 480w" sizes="8rem"/>` +
+          `<img src="/images/${cover}/800x600.webp" width="800" height="600" srcSet="/images/${cover}/480w.webp 480w, /images/${cover}/800x600.webp 800w" sizes="8rem" alt="" loading="lazy" decoding="async"/></picture>` +
+          `<h2><a href="/${account.handle}/${covered.blogSlug}">Cover Card</a></h2>`,
+      );
+      expect(cards[1]).not.toContain("<picture");
+      expect(meta(html, "og:image")).toBe(`${origin}/images/${cover}/800x600.webp`);
+    }
+  });
+
+  it("a cover whose image is deleted leaves every page at once; another account's image is never shown", async () => {
+    const cover = await seedImage(owner.id);
+    const blog = await createPublicBlog(owner, { title: "Losing Cover", coverImage: cover });
+    const path = `/${owner.handle}/${blog.blogSlug}`;
+    await cachedPageShows(path, `/images/${cover}/2000x1000.jpeg`);
+    await cachedPageShows(`/${owner.handle}`, `/images/${cover}/2000x1000.jpeg`);
+
+    // The foreign key clears the cover: an update of the blog, which moves the account's public content version.
+    await db().image.delete({ where: { id: cover } });
+    await eventuallyShows(path, "Losing Cover");
+    await expect.poll(async () => (await page(path)).main, { timeout: OTHER_WRITERS_MS, interval: 20 }).not.toContain("<picture");
+    expect((await page(`/${owner.handle}`)).main).not.toContain(`/images/${cover}/`);
+    expect((await page(path)).html).toContain(`content="${origin}${path}/share-image.png"`);
+
+    // Only the API checks the account: a cover written by plain SQL with another account's image shows nothing.
+    const stranger = await createTestAccount();
+    const theirs = await seedImage(stranger.id);
+    await db().$executeRaw`UPDATE "blog" SET "coverImageId" = ${theirs}, "title" = 'Stranger Cover' WHERE "id" = ${blog.id}`;
+    await eventuallyShows(path, "Stranger Cover");
+    expect((await page(path)).html).not.toContain(theirs);
   });
 });
 

@@ -14,7 +14,7 @@ import { authPost, signIn, trpc } from "../support/dashboard";
 
 /** The documented blog object (README, The API): its ten fields plus content. */
 const BLOG_FIELDS = [
-  "allowApiAccess", "blogSlug", "content", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
+  "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
   "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
 ];
 /** What the dashboard shows of a key. */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ImageFormat } from "~/shared/images";
 import type { Plan } from "~/shared/plans";
 import { createAccount } from "~/server/accounts/create-account";
 import { getDb } from "~/server/db";
@@ -73,6 +74,16 @@ export async function seedBlogs(accountId: string, blogs: BlogSeed[]): Promise<s
   }));
   await db().blog.createMany({ data: rows });
   return rows.map((row) => row.id);
+}
+
+/**
+ * Inserts an image's row directly (no upload, no files): enough for what reads its id, size and
+ * format (a blog's cover, the pages' <picture>). Returns its id.
+ */
+export async function seedImage(accountId: string, image: { width?: number; height?: number; format?: ImageFormat; bytes?: number } = {}): Promise<string> {
+  const { width = 2000, height = 1000, format = "jpeg", bytes = 123_456 } = image;
+  const { id } = await db().image.create({ data: { userId: accountId, width, height, format, bytes, storedBytes: bytes * 4 }, select: { id: true } });
+  return id;
 }
 
 export type KeyTransport = "x-api-key" | "bearer" | "query";

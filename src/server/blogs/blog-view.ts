@@ -5,8 +5,9 @@ import type { Db } from "~/server/db";
 
 /**
  * A blog as the API shows it (docs/api.md, the blog object), timestamps as ISO 8601. Its one
- * definition is the database function blog_api_view (the publishing migration): the list, the
- * single reads, the writes' answers and the webhook payloads all select it.
+ * definition is the database function blog_api_view (the publishing migration, its cover since
+ * the blog_cover_image one): the list, the single reads, the writes' answers and the webhook
+ * payloads all select it.
  */
 export interface BlogView {
   id: string;
@@ -19,6 +20,8 @@ export interface BlogView {
   seoTitle: string;
   seoDescription: string;
   tags: string[];
+  /** The id of the account's image shown with the blog, or null. */
+  coverImage: string | null;
   status: BlogStatus;
   publishAt: string | null;
   publishedAt: string | null;

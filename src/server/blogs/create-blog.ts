@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import { readBlogViews, type BlogView } from "./blog-view";
 import { writeAs, type BlogWriter, type ChangeSource } from "./change-source";
+import { coverImageColumn } from "./cover-image";
 import { slugConflict } from "./find-blog";
 import { firstFreeSlug, slugify } from "./slug";
 
@@ -16,6 +17,8 @@ export interface NewBlog {
   tags?: string[];
   /** A future moment (validated by the caller); null or absent: not scheduled. */
   publishAt?: Date | null;
+  /** An image id, checked here to be the account's (./cover-image.ts); null or absent: none. */
+  coverImage?: string | null;
 }
 
 /**
@@ -46,10 +49,12 @@ export function createBlog(
   },
 ): Promise<BlogView> {
   return writeAs(db, source, async (tx) => {
+    const { coverImage, ...fields } = blog;
+    const cover = await coverImageColumn(tx, accountId, coverImage);
     /** The new blog, or undefined when the slug is taken. */
     const insert = async (blogSlug: string) => {
       const [created] = await tx.blog.createManyAndReturn({
-        data: [{ ...blog, blogSlug, userId: accountId, allowApiAccess }],
+        data: [{ ...fields, ...cover, blogSlug, userId: accountId, allowApiAccess }],
         skipDuplicates: true,
         select: { id: true },
       });

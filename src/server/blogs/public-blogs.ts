@@ -1,11 +1,24 @@
 import "server-only";
 import type { SqlPool } from "~/server/db";
 import { pageOffset } from "~/server/pagination";
+import type { ImageReference } from "~/shared/images";
 
 /** What anyone may read without signing in: public blogs, by their owner's handle. */
 
 /** Blogs per page of /{handle}. */
 export const PUBLIC_PAGE_SIZE = 20;
+
+/** A blog's cover image (docs/public-blog.md) as its URLs name it, with its original's size in bytes (the feeds' enclosures). */
+export interface CoverImage extends ImageReference {
+  bytes: number;
+}
+
+/**
+ * The cover of the blog row aliased `b`, in column "cover" (a CoverImage, or null): by its primary
+ * key, and only an image of the blog's own account, whoever wrote the column.
+ */
+export const COVER_SELECT = `(SELECT json_build_object('id', i."id", 'width', i."width", 'height', i."height", 'format', i."format", 'bytes', i."bytes")
+  FROM "image" AS i WHERE i."id" = b."coverImageId" AND i."userId" = b."userId") AS "cover"`;
 
 export interface PublicOwner {
   id: string;
@@ -35,8 +48,8 @@ export async function findPublicOwner(pool: SqlPool, handle: string): Promise<Pu
  * rows by key. A public blog always has its publishedAt (the publishing migration's trigger).
  */
 export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number, tagSlug?: string) {
-  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; publishedAt: Date }>(
-    `SELECT b."title", b."blogSlug", b."description", b."publishedAt" FROM "blog" AS b
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; publishedAt: Date; cover: CoverImage | null }>(
+    `SELECT b."title", b."blogSlug", b."description", b."publishedAt", ${COVER_SELECT} FROM "blog" AS b
      WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ${tagSlug ? `AND "tagSlugs" @> ARRAY[$4]::text[]` : ""}
                       ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
      ORDER BY b."publishedAt" DESC, b."id" DESC`,
@@ -47,9 +60,19 @@ export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: numb
 
 /** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
 export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
-  const { rows } = await pool.query<{ title: string; description: string; content: string; seoTitle: string; seoDescription: string; tags: string[]; publishedAt: Date; updatedAt: Date }>(
-    `SELECT "title", "description", "content", "seoTitle", "seoDescription", "tags", "publishedAt", "updatedAt" FROM "blog"
-     WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic"`,
+  const { rows } = await pool.query<{
+    title: string;
+    description: string;
+    content: string;
+    seoTitle: string;
+    seoDescription: string;
+    tags: string[];
+    publishedAt: Date;
+    updatedAt: Date;
+    cover: CoverImage | null;
+  }>(
+    `SELECT b."title", b."description", b."content", b."seoTitle", b."seoDescription", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT}
+     FROM "blog" AS b WHERE b."userId" = $1 AND b."blogSlug" = $2 AND b."isPublic"`,
     [ownerId, blogSlug],
   );
   return rows[0] ?? null;
@@ -60,9 +83,9 @@ export const FEED_SIZE = 20;
 
 /** The account's newest public blogs (with a tag: carrying it) for its feeds, latest published first, from the same index as the index pages. */
 export async function listFeedBlogs(pool: SqlPool, ownerId: string, tagSlug?: string) {
-  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date }>(
-    `SELECT "title", "blogSlug", "description", "content", "tags", "publishedAt", "updatedAt" FROM "blog"
-     WHERE "userId" = $1 AND "isPublic" ${tagSlug ? `AND "tagSlugs" @> ARRAY[$3]::text[]` : ""} ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2`,
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date; cover: CoverImage | null }>(
+    `SELECT b."title", b."blogSlug", b."description", b."content", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT} FROM "blog" AS b
+     WHERE b."userId" = $1 AND b."isPublic" ${tagSlug ? `AND b."tagSlugs" @> ARRAY[$3]::text[]` : ""} ORDER BY b."publishedAt" DESC, b."id" DESC LIMIT $2`,
     [ownerId, FEED_SIZE, ...(tagSlug ? [tagSlug] : [])],
   );
   return rows;

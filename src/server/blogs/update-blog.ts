@@ -6,6 +6,7 @@ import { readBlogViews, type BlogView } from "./blog-view";
 import { blogScopeWhere, type BlogScope } from "./blog-scope";
 import { assertPrecondition, type BlogPrecondition } from "./blog-precondition";
 import { writeAs, type ChangeSource } from "./change-source";
+import { coverImageColumn } from "./cover-image";
 import type { NewBlog } from "./create-blog";
 import { blogNotFound, slugConflict } from "./find-blog";
 
@@ -27,7 +28,9 @@ export async function updateBlog(
   try {
     return await writeAs(db, source, async (tx) => {
       if (precondition) await assertPrecondition(tx, scope, id, precondition);
-      const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: changes });
+      const { coverImage, ...fields } = changes;
+      const cover = await coverImageColumn(tx, scope.accountId, coverImage);
+      const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: { ...fields, ...cover } });
       if (count === 0) throw blogNotFound({ id }, scope);
       const [blog] = await readBlogViews(tx, [id]);
       // Public stays public (the database clears publishAt then): a schedule needs isPublic false with it.

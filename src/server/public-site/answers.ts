@@ -55,7 +55,7 @@ async function ownerAnswer(route: OwnerRoute, owner: PublicOwner & { changedAt: 
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return null;
-      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content), author });
+      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin }), author });
       return makeAnswer(HTML, html, lastModified);
     }
     case "shareImage": {
@@ -68,7 +68,9 @@ async function ownerAnswer(route: OwnerRoute, owner: PublicOwner & { changedAt: 
       if (tag === null) return null;
       const blogs = await listFeedBlogs(pool, owner.id, route.tagSlug);
       if (blogs.length === 0) return null;
-      const text = renderFeed(route.format, { origin, owner: author, tag, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: markdownToHtml(content) })) });
+      // Read away from the site: our images' URLs are absolute, like the feed's links.
+      const html = (content: string) => markdownToHtml(content, { origin, absoluteImageUrls: true });
+      const text = renderFeed(route.format, { origin, owner: author, tag, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: html(content) })) });
       return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
     }
     case "sitemap": {
@@ -114,9 +116,9 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
 }
 
 /** A blog through its secret preview link (never cached); null once expired or revoked. */
-export async function previewPage(token: string): Promise<string | null> {
+export async function previewPage(token: string, origin: string): Promise<string | null> {
   const blog = await findPreviewedBlog(getSqlPool(), token);
   if (!blog) return null;
-  const article = { ...blog, html: markdownToHtml(blog.content), author: { name: blog.authorName, handle: blog.authorHandle } };
+  const article = { ...blog, html: markdownToHtml(blog.content, { origin }), author: { name: blog.authorName, handle: blog.authorHandle } };
   return renderPreviewPage(article, blog.expiresAt);
 }

@@ -157,7 +157,7 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
     if (route === "notFound") return notFound(request);
     if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "preview") {
-      const page = await previewPage(route.token);
+      const page = await previewPage(route.token, request.origin);
       if (page === null) return notFound(request);
       return respond(request, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP, ...PREVIEW_HEADERS }, html(page));
     }

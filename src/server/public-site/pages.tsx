@@ -2,10 +2,13 @@ import "server-only";
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatDate, formatDateTime } from "~/lib/format";
+import { imagePath, type ImageFormat, type ImageReference } from "~/shared/images";
+import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
 import { tagPagePath, tagSlug } from "~/shared/tags";
 import { feedPage } from "../feeds";
 import { READER_CSS } from "./reader-style";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
+import { SHARE_IMAGE_SIZE } from "./share-image";
 
 /**
  * The public site's pages (docs/public-blog.md) as plain HTML: React renders them once per change
@@ -28,12 +31,47 @@ interface Head {
   /** A preview is never indexed. */
   noindex?: boolean;
   feeds?: { page: string; name: string };
-  openGraph?: { type: "article" | "website"; image: string; publishedTime?: string; modifiedTime?: string; author?: string };
+  openGraph?: { type: "article" | "website"; image: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
   /** schema.org structured data. */
   jsonLd?: object;
 }
 
 const FEED_TITLES = { rss: "RSS", atom: "Atom", json: "JSON Feed" } satisfies Record<FeedFormat, string>;
+
+/** An absolute image URL for og:image and twitter:image, with its size. */
+interface ShareImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** What social networks' cards show (Open Graph, X): not AVIF, whose cover leaves the generated share image in its place. */
+const CARD_FORMATS: readonly ImageFormat[] = ["jpeg", "png", "gif", "webp"];
+
+/** A blog's share image (docs/public-blog.md): its cover's original when cards show its format, else the one drawn for it (./share-image.tsx). */
+function shareImage(origin: string, handle: string, blog: { blogSlug: string; cover: ImageReference | null }): ShareImage {
+  const { cover } = blog;
+  if (cover && CARD_FORMATS.includes(cover.format)) return { url: origin + imagePath(cover), width: cover.width, height: cover.height };
+  return { url: `${origin}/${handle}/${blog.blogSlug}/${SHARE_IMAGE_FILE}`, ...SHARE_IMAGE_SIZE };
+}
+
+/**
+ * One of our images as a <picture> of its variants (src/shared/responsive-images.ts), decorative
+ * (alt=""), `sizes` the width its place gives it. Lazy below the fold; `priority` for the one above
+ * it, fetched first.
+ */
+function Picture({ image, sizes, className, priority = false }: { image: ImageReference; sizes: string; className: string; priority?: boolean }) {
+  const { sources, img } = responsivePicture(image);
+  const loading = priority ? ({ fetchPriority: "high" } as const) : ({ loading: "lazy", decoding: "async" } as const);
+  return (
+    <picture className={className}>
+      {sources.map((source) => (
+        <source key={source.type} {...source} sizes={sizes} />
+      ))}
+      <img {...img} sizes={img.srcSet && sizes} alt="" {...loading} />
+    </picture>
+  );
+}
 
 /** JSON inside a script element: `<` escaped, so no string in it can close the element. */
 const scriptJson = (value: object) => JSON.stringify(value).replace(/</g, "\\u003c");
@@ -68,16 +106,16 @@ function Document({ head, children }: { head: Head; children: ReactNode }) {
             <meta property="og:title" content={title} />
             <meta property="og:description" content={description} />
             <meta property="og:url" content={canonical} />
-            <meta property="og:image" content={openGraph.image} />
-            <meta property="og:image:width" content="1200" />
-            <meta property="og:image:height" content="630" />
+            <meta property="og:image" content={openGraph.image.url} />
+            <meta property="og:image:width" content={String(openGraph.image.width)} />
+            <meta property="og:image:height" content={String(openGraph.image.height)} />
             {openGraph.publishedTime && <meta property="article:published_time" content={openGraph.publishedTime} />}
             {openGraph.modifiedTime && <meta property="article:modified_time" content={openGraph.modifiedTime} />}
             {openGraph.author && <meta property="article:author" content={openGraph.author} />}
             <meta name="twitter:card" content="summary_large_image" />
             <meta name="twitter:title" content={title} />
             <meta name="twitter:description" content={description} />
-            <meta name="twitter:image" content={openGraph.image} />
+            <meta name="twitter:image" content={openGraph.image.url} />
           </>
         )}
         {head.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(head.jsonLd) }} />}
@@ -124,17 +162,20 @@ export interface ArticleView {
   tags: string[];
   /** Null: not published yet (a preview). */
   publishedAt: Date | null;
+  /** Shown above the title. */
+  cover: ImageReference | null;
   author: Author;
 }
 
 function Article({ article, banner }: { article: ArticleView; banner?: ReactNode }) {
-  const { title, description, html, tags, publishedAt, author } = article;
+  const { title, description, html, tags, publishedAt, cover, author } = article;
   return (
     <>
       {banner}
       <SiteLink />
       <main>
         <article>
+          {cover && <Picture image={cover} sizes={READER_COLUMN_SIZES} className="cover" priority />}
           <header className="post">
             <h1>{title}</h1>
             {description && <p className="lede">{description}</p>}
@@ -159,14 +200,14 @@ function Article({ article, banner }: { article: ArticleView; banner?: ReactNode
   );
 }
 
-/** A public blog: `seoTitle`/`seoDescription` for its head when set, its generated share image, JSON-LD BlogPosting. */
+/** A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD BlogPosting. */
 export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }): string {
   const { author } = article;
   const url = `${origin}/${author.handle}/${article.blogSlug}`;
   const title = article.seoTitle || article.title;
   // Never the site's generic description: a blog without one is described by its title.
   const description = article.seoDescription || article.description || `${article.title}, by ${author.name}`;
-  const image = `${url}/${SHARE_IMAGE_FILE}`;
+  const image = shareImage(origin, author.handle, article);
   const publishedTime = article.publishedAt?.toISOString();
   const modifiedTime = article.updatedAt.toISOString();
   const jsonLd = {
@@ -174,7 +215,7 @@ export function renderPostPage(origin: string, article: ArticleView & { blogSlug
     "@type": "BlogPosting",
     headline: article.title,
     description,
-    image: [image],
+    image: [image.url],
     datePublished: publishedTime,
     dateModified: modifiedTime,
     author: { "@type": "Person", name: author.name, url: `${origin}/${author.handle}` },
@@ -212,7 +253,7 @@ export interface IndexView {
   tag: { name: string; slug: string } | null;
   page: number;
   hasOlder: boolean;
-  blogs: { title: string; blogSlug: string; description: string; publishedAt: Date }[];
+  blogs: { title: string; blogSlug: string; description: string; publishedAt: Date; cover: ImageReference | null }[];
 }
 
 /** The address of page `number` of an owner's index or tag page: `?page=N` from the second. */
@@ -232,7 +273,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
     description,
     canonical: `${origin}${indexPagePath(owner.handle, number, tag)}`,
     feeds: { page: feeds, name: tag ? `${tag.name}, by ${owner.name}` : owner.name },
-    openGraph: { type: "website", image: `${origin}/${owner.handle}/${blogs[0]!.blogSlug}/${SHARE_IMAGE_FILE}` },
+    openGraph: { type: "website", image: shareImage(origin, owner.handle, blogs[0]!) },
   };
   return page(
     head,
@@ -255,6 +296,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
         <ul className="list">
           {blogs.map((blog) => (
             <li key={blog.blogSlug}>
+              {blog.cover && <Picture image={blog.cover} sizes={CARD_COVER_SIZES} className="thumb" />}
               <h2>
                 <a href={`/${owner.handle}/${blog.blogSlug}`}>{blog.title}</a>
               </h2>

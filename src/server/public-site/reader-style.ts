@@ -1,12 +1,16 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { CARD_COVER_WIDTH_REM, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
 
 /**
  * The public pages' one stylesheet (docs/public-blog.md, Reading): inlined in each page, so a
  * page is one request and renders at once, and allowed by its hash in the pages' CSP (no nonce,
  * so pages can be cached). A readable measure (about 70 characters), system fonts, images that
  * shrink to the column, code and tables that scroll sideways rather than widen the page, a dark
- * scheme following the system's, and print styles (no navigation, link targets written out).
+ * scheme following the system's, and print styles (no navigation, link targets written out). The
+ * column's width, and the cards' cover thumbnails', are those images' `sizes` describe
+ * (src/shared/responsive-images.ts); images with their width and height keep their proportions as
+ * they shrink, and thumbnails are cropped to one shape so the cards line up.
  * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts).
  */
 export const READER_CSS = `
@@ -15,7 +19,7 @@ export const READER_CSS = `
 *,::before,::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
-.page{max-width:44rem;margin:0 auto;padding:1.5rem 1.25rem 4rem}
+.page{max-width:${READER_PAGE_MAX_WIDTH_REM}rem;margin:0 auto;padding:1.5rem ${READER_GUTTER_REM}rem 4rem}
 .site{display:flex;align-items:center;gap:.5rem;font-weight:600;color:var(--fg);text-decoration:none;min-height:24px;width:fit-content}
 .site-mark{display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.375rem;background:#4f46e5;color:#fff;font-size:.875rem;font-weight:700}
 a{color:var(--link)}
@@ -29,8 +33,12 @@ h1{font-size:clamp(1.75rem,5vw,2.375rem);line-height:1.2;letter-spacing:-.01em;m
 .tags a{display:inline-block;padding:.125rem .625rem;border-radius:999px;background:var(--chip);color:var(--fg);font-size:.8125rem;font-weight:500;text-decoration:none;line-height:1.75}
 .tags a:hover{text-decoration:underline}
 header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bottom:2rem}
+.cover{display:block;margin:0 0 1.5rem}
+.cover img{display:block;max-width:100%;height:auto;border-radius:.5rem}
 .list{list-style:none;margin:2rem 0 0;padding:0;border-top:1px solid var(--line)}
-.list li{padding:1.25rem 0;border-bottom:1px solid var(--line)}
+.list li{display:flow-root;padding:1.25rem 0;border-bottom:1px solid var(--line)}
+.thumb{float:right;width:${CARD_COVER_WIDTH_REM}rem;margin:0 0 .5rem 1rem}
+.thumb img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover;border-radius:.375rem}
 .list h2{font-size:1.25rem;line-height:1.35;margin:0}
 .list h2 a{color:var(--fg);text-decoration:none}
 .list h2 a:hover{color:var(--link);text-decoration:underline}

@@ -14,6 +14,10 @@ import { MAX_TAGS, TAG_MAX_LENGTH } from "~/shared/tags";
  * The Blog is checked against BlogView, the shape the database function blog_api_view gives.
  */
 
+const COVER_IMAGE_DESCRIPTION =
+  "The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share " +
+  "image and in its feeds; null for none. Deleting the image sets it to null";
+
 export const blogSchema = z
   .object({
     id: z.string().meta({ description: "Unique identifier of the blog", readOnly: true }),
@@ -26,6 +30,7 @@ export const blogSchema = z
     seoTitle: z.string(),
     seoDescription: z.string(),
     tags: z.array(z.string()).meta({ description: `Tags as written, at most ${MAX_TAGS}; matched by their slug, ignoring case and punctuation` }),
+    coverImage: z.string().nullable().meta({ description: COVER_IMAGE_DESCRIPTION }),
     status: z.enum(BLOG_STATUSES).meta({
       description: "published: public now; scheduled: not public, publishAt set; draft: neither",
       readOnly: true,
@@ -144,6 +149,10 @@ const writableFields = {
       "A future moment (ISO 8601 with a time zone) at which the blog becomes public; null cancels. Setting isPublic true clears it; " +
       "on a public blog send isPublic false with it.",
     example: "2099-01-01T09:00:00Z",
+  }),
+  coverImage: optionalBlogFields.coverImage.meta({
+    description: `${COVER_IMAGE_DESCRIPTION}. Another id (unknown, or another account's image) is a 400`,
+    example: null,
   }),
 };
 
