@@ -1,7 +1,7 @@
 "use client";
 
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { DIALOG_CONTENT, DIALOG_OVERLAY } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
@@ -28,9 +28,12 @@ export function AltTextDialog({
   const [alt, setAlt] = useState("");
   const [decorative, setDecorative] = useState(false);
   const [error, setError] = useState("");
+  const decorativeId = useId();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Portalled out of the blog form's DOM but not out of its React tree, where a submit bubbles on.
+    event.stopPropagation();
     if (decorative) return onInsert("");
     if (alt.trim() === "") return setError("Describe the image, or tick “Decorative image”.");
     onInsert(alt.trim());
@@ -65,9 +68,11 @@ export function AltTextDialog({
                 />
               )}
             </Field>
-            <label className="flex items-start gap-2 text-sm text-slate-800">
+            <div className="flex items-start gap-2">
               <input
+                id={`${decorativeId}-box`}
                 type="checkbox"
+                aria-describedby={`${decorativeId}-hint`}
                 className="mt-0.5 size-4 accent-indigo-600"
                 checked={decorative}
                 onChange={(event) => {
@@ -75,11 +80,15 @@ export function AltTextDialog({
                   setError("");
                 }}
               />
-              <span>
-                Decorative image
-                <span className="block text-xs text-slate-500">It adds nothing to the text: no alt text, and screen readers skip it.</span>
-              </span>
-            </label>
+              <div>
+                <label htmlFor={`${decorativeId}-box`} className="text-sm text-slate-800">
+                  Decorative image
+                </label>
+                <p id={`${decorativeId}-hint`} className="text-xs text-slate-500">
+                  It adds nothing to the text: no alt text, and screen readers skip it.
+                </p>
+              </div>
+            </div>
             <div className="flex flex-wrap justify-end gap-3 pt-3">
               <DialogPrimitive.Close asChild>
                 <Button variant="secondary">Don&apos;t insert</Button>
