@@ -57,7 +57,7 @@ export function useImageUpload(onUploaded: (image: ImageView) => void): ImageUpl
     if (outcome.kind === "failed") setMessage({ text: outcome.message, isError: true });
     if (outcome.kind === "uploaded") {
       setMessage({ text: `Uploaded ${file.name}.`, isError: false });
-      refreshImages(queryClient);
+      void refreshImages(queryClient);
       onUploaded(outcome.image);
     }
   };

@@ -11,10 +11,9 @@ export const imagesPageQuery = (page: number, limit: number) => ({
 
 export const IMAGE_STORAGE_QUERY = { queryKey: ["images.storage"], queryFn: () => api.images.storage.query() };
 
-/** After an upload or a deletion: the lists and the storage used change. */
-export function refreshImages(queryClient: QueryClient): void {
-  void queryClient.invalidateQueries({ queryKey: ["images.list"] });
-  void queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey });
+/** After an upload or a deletion: the lists and the storage used change. Settles once the lists shown are fetched again. */
+export async function refreshImages(queryClient: QueryClient): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: ["images.list"] }), queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey })]);
 }
 
 /** The image as the owner recognizes it: "640×480 PNG, 12.3 kB". */

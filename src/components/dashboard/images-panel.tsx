@@ -29,16 +29,20 @@ export function ImagesPanel() {
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-3">
-        <ChooseImageButton upload={upload} label="Upload image" variant="primary" />
-        <span className="text-sm text-slate-600" aria-live="polite">
-          {data ? `${data.pagination.total} image${data.pagination.total === 1 ? "" : "s"}` : ""}
-        </span>
+      <div className="space-y-2">
+        <div className="flex flex-wrap items-center gap-3">
+          <ChooseImageButton upload={upload} label="Upload image" variant="primary" />
+          <span className="text-sm text-slate-600" aria-live="polite">
+            {data ? `${data.pagination.total} image${data.pagination.total === 1 ? "" : "s"}` : ""}
+          </span>
+        </div>
+        <UploadStatus upload={upload} />
+        {deleteError && (
+          <p role="alert" className="text-sm text-red-600">
+            {deleteError}
+          </p>
+        )}
       </div>
-      <UploadStatus upload={upload} />
-      <p role="alert" className="text-sm text-red-600">
-        {deleteError}
-      </p>
 
       {list.error && <LoadError what="your images" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />}
       {!data ? (
@@ -88,10 +92,12 @@ function ImageCard({ image, onDeleted, onDeleteFailed }: { image: ImageView; onD
   });
   const remove = useMutation({
     mutationFn: () => api.images.delete.mutate({ imageId: image.id }),
-    onSuccess: () => {
-      setConfirmOpen(false);
-      refreshImages(queryClient);
+    // Open, busy, until the list without the image is in: its card and this dialog then go, and the
+    // focus with them to the page's heading (src/components/ui/dialog.tsx).
+    onSuccess: async () => {
       onDeleted();
+      await refreshImages(queryClient);
+      setConfirmOpen(false);
     },
     onError: (error) => {
       setConfirmOpen(false);
@@ -139,8 +145,8 @@ function DeletionWarning({ usage }: { usage: { data?: { id: string; title: strin
   return (
     <div className="space-y-2">
       <p className="rounded-md bg-amber-50 p-3 font-medium text-amber-900" role="note">
-        {count === 1 ? "1 blog shows" : `${count} blogs show`} this image. Deleted, it is gone from {count === 1 ? "it" : "them"}: in their
-        text its alt text shows instead, and a cover using it is removed.
+        {count === 1 ? "1 blog shows" : `${count} blogs show`} this image. Deleted, it gives way to its alt text where the Markdown shows
+        it, and a cover using it is removed.
       </p>
       <ul className="list-disc space-y-1 pl-5">
         {usage.data.map((blog) => (
