@@ -39,14 +39,18 @@ export function ImageStorage() {
             min={0}
             max={storage.data.quota}
             value={storage.data.used}
+            // Chromium paints its own gradients on the meter's parts unless their background images are removed.
             className={cn(
               "block h-2 w-full appearance-none overflow-hidden rounded-full bg-slate-100",
-              "[&::-webkit-meter-bar]:h-2 [&::-webkit-meter-bar]:border-0 [&::-webkit-meter-bar]:bg-slate-100",
-              share >= STORAGE_WARNING_SHARE ? "[&::-webkit-meter-optimum-value]:bg-amber-600" : "[&::-webkit-meter-optimum-value]:bg-indigo-600",
+              "[&::-webkit-meter-bar]:h-2 [&::-webkit-meter-bar]:border-0 [&::-webkit-meter-bar]:bg-slate-100 [&::-webkit-meter-bar]:bg-none [&::-webkit-meter-optimum-value]:bg-none",
+              share >= STORAGE_WARNING_SHARE
+                ? "[&::-moz-meter-bar]:bg-amber-600 [&::-webkit-meter-optimum-value]:bg-amber-600"
+                : "[&::-moz-meter-bar]:bg-indigo-600 [&::-webkit-meter-optimum-value]:bg-indigo-600",
             )}
           />
           <p className="text-sm text-slate-600">
-            {Math.round(share * 100)}% of your plan&apos;s storage, each image&apos;s smaller copies included.
+            {share > 0 && share < 0.01 ? "Under 1%" : `${Math.round(share * 100)}%`} of your plan&apos;s storage, each image&apos;s smaller copies
+            included.
             {share >= STORAGE_WARNING_SHARE && " Almost full: delete images you no longer use, or move to a larger plan."}
           </p>
         </div>
