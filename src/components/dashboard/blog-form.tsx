@@ -19,6 +19,7 @@ import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/rea
 import { LocalTime } from "~/components/ui/local-time";
 import { AltTextDialog } from "./alt-text-dialog";
 import { ConflictDialog } from "./conflict-dialog";
+import { CoverImagePicker } from "./cover-image-picker";
 import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
 import { imageMarkdown } from "./images-client";
 import { useLocalDraft } from "./local-draft";
@@ -38,10 +39,13 @@ const FIELD_LABELS: Record<TextField, string> = {
 };
 /** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
 const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
-/** publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none. */
-type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string };
+/**
+ * publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none;
+ * coverImage an image id, or null for none.
+ */
+type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string; coverImage: string | null };
 /** Fields the server may name in a refusal, besides the text fields. */
-const OTHER_FIELDS = ["tags", "publishAt"] as const;
+const OTHER_FIELDS = ["tags", "publishAt", "coverImage"] as const;
 type Errors = Partial<Record<TextField | (typeof OTHER_FIELDS)[number] | "form", string>>;
 
 const EMPTY: Values = {
@@ -55,6 +59,7 @@ const EMPTY: Values = {
   allowApiAccess: true,
   tags: [],
   publishAt: "",
+  coverImage: null,
 };
 
 /** A moment as the date-time picker shows it, in the owner's time zone. */
@@ -67,8 +72,8 @@ function toLocalInput(iso: string | null): string {
 
 /** The form's values of a stored blog. */
 function valuesOf(blog: BlogView): Values {
-  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags } = blog;
-  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, publishAt: toLocalInput(blog.publishAt) };
+  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage } = blog;
+  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage, publishAt: toLocalInput(blog.publishAt) };
 }
 
 /** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
@@ -175,10 +180,12 @@ export function BlogForm({
   const save = useMutation({
     /** Saves `values`; over whatever is stored when `overwrite`, else only over the version loaded. */
     mutationFn: async ({ values: v, overwrite }: { values: Values; overwrite: boolean }) => {
-      const { publishAt, ...rest } = v;
+      const { publishAt, coverImage, ...rest } = v;
       // The schedule is sent only when the owner changed it, so a save leaves an API-set moment (to the second) alone.
       const schedule = publishAt === savedValues.publishAt ? {} : { publishAt: publishAt ? new Date(publishAt).toISOString() : null };
-      const fields = { ...rest, ...schedule, blogSlug: v.blogSlug || undefined };
+      // The cover too: one deleted since the form loaded is already cleared, not to be sent back.
+      const cover = coverImage === savedValues.coverImage ? {} : { coverImage };
+      const fields = { ...rest, ...schedule, ...cover, blogSlug: v.blogSlug || undefined };
       if (!saved) return { blog: (await api.blogs.create.mutate(fields)).data.blog, entityTag: null };
       let answeredTag: string | null = null;
       const context = { ifMatch: overwrite ? undefined : (savedTag ?? undefined), onEntityTag: (tag: string | null) => (answeredTag = tag) };
@@ -383,6 +390,22 @@ export function BlogForm({
       </div>
 
       <div className="space-y-6">
+        <Card className="space-y-3">
+          <CardTitle>Cover image</CardTitle>
+          <CoverImagePicker
+            imageId={values.coverImage}
+            onChange={(coverImage) => {
+              set("coverImage", coverImage);
+              setErrors((e) => ({ ...e, coverImage: undefined }));
+            }}
+          />
+          {errors.coverImage && (
+            <p role="alert" className="text-xs text-red-600">
+              {errors.coverImage}
+            </p>
+          )}
+        </Card>
+
         <Card className="space-y-4">
           <CardTitle>Visibility</CardTitle>
           <div className="flex items-start justify-between gap-3">
