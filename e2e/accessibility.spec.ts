@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import { axeViolations, signUp, VIEWPORTS } from "./support";
+import { axeViolations, pngBytes, signUp, uploadImage, VIEWPORTS } from "./support";
 
 /**
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
  * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
- * (the API reference once Scalar has rendered), the public index, a public blog and a tag's page
- * (in the dark scheme too), and a 404.
+ * (the API reference once Scalar has rendered), the public index, a public blog with a cover and
+ * an image and a tag's page (in the dark scheme too), and a 404.
  */
 
 /** A dashboard change with the page's session, as the browser makes it. */
@@ -40,7 +40,9 @@ for (const viewport of VIEWPORTS) {
     const run = `${viewport.name}-${Date.now().toString(36)}`;
     const owner = { name: "Axe Owner", handle: `axe-${run}`, email: `axe-${run}@example.test` };
     await signUp(page, owner);
-    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content: "# Hello\n\nA *public* post.\n\n- [x] a task done\n- [ ] a task to do\n\n```js\nconst x = 1;\n```", isPublic: true, tags: ["Axe tag"] })).data;
+    const image = await uploadImage(page, await pngBytes(1200, 800, "#0f766e"));
+    const content = `# Hello\n\nA *public* post.\n\n![A teal test pattern](${new URL(image.url).pathname})\n\n- [x] a task done\n- [ ] a task to do\n\n\`\`\`js\nconst x = 1;\n\`\`\``;
+    const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content, coverImage: image.id, isPublic: true, tags: ["Axe tag"] })).data;
     const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
 
     await visit("/dashboard", () => expect(page.getByText("Readable by everyone").first()).toBeVisible());
@@ -49,7 +51,8 @@ for (const viewport of VIEWPORTS) {
     await visit("/dashboard/keys", () => expect(page.getByText("axe key").first()).toBeVisible());
     await visit(`/dashboard/keys/${key.id}`, () => expect(page.getByRole("heading", { name: /axe key/ })).toBeVisible());
     await visit("/dashboard/webhooks", () => expect(page.getByText("No endpoints yet")).toBeVisible());
-    await visit("/dashboard/usage", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
+    await visit("/dashboard/images", () => expect(page.getByRole("list", { name: "Your images" }).getByRole("listitem")).toHaveCount(1));
+    await visit("/dashboard/usage", () => expect(page.getByTestId("image-storage")).toBeVisible());
     await visit("/dashboard/account", () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible());
     await visit("/dashboard/api", () => expect(page.getByTestId("api-reference").getByRole("heading", { name: "List blogs" })).toBeVisible({ timeout: 30_000 }));
     await visit("/dashboard/no-such-page", () => expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible());

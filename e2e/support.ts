@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 
 export const PASSWORD = "correct-horse-battery";
 
@@ -75,4 +77,17 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /** Fails the spec, naming `label`, when axe-core finds a WCAG 2.2 A or AA violation on the page. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
   expect(await axeViolations(page), label).toEqual([]);
+}
+
+/** A PNG of one colour, made here rather than kept as a file. */
+export const pngBytes = (width: number, height: number, colour: string) => sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+
+/** An image uploaded with the page's session as the editor uploads it (src/components/dashboard/upload-image.ts); its ImageView. */
+export async function uploadImage(page: Page, bytes: Buffer, name = "image.png") {
+  const response = await page.request.post("/api/trpc/images.upload", {
+    multipart: { file: { name, mimeType: "image/png", buffer: bytes } },
+    headers: { origin: new URL(page.url()).origin, [UPLOAD_REQUEST_HEADER.name]: UPLOAD_REQUEST_HEADER.value },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).result.data.data.image;
 }

@@ -11,3 +11,5 @@ export const MAX_BATCH_CALLS = 10;
 /** The one procedure whose body is a file: an image upload may carry that much (a form around MAX_IMAGE_BYTES). */
 export const UPLOAD_PROCEDURE = "images.upload";
 export const MAX_UPLOAD_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+/** Sent with the upload, a form: no HTML form can set it, as none can send JSON (docs/security.md, Requests from other sites). */
+export const UPLOAD_REQUEST_HEADER = { name: "X-Requested-With", value: "XMLHttpRequest" } as const;

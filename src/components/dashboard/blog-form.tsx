@@ -12,11 +12,16 @@ import { Field, Input, Textarea } from "~/components/ui/input";
 import { Switch } from "~/components/ui/switch";
 import { cn } from "~/lib/cn";
 import { asSentence } from "~/lib/format";
+import type { ImageView } from "~/server/api/routers/images/schemas";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/react";
 import { LocalTime } from "~/components/ui/local-time";
+import { AltTextDialog } from "./alt-text-dialog";
 import { ConflictDialog } from "./conflict-dialog";
+import { CoverImagePicker } from "./cover-image-picker";
+import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
+import { imageMarkdown } from "./images-client";
 import { useLocalDraft } from "./local-draft";
 import { TagInput } from "./tag-input";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
@@ -34,10 +39,13 @@ const FIELD_LABELS: Record<TextField, string> = {
 };
 /** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
 const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
-/** publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none. */
-type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string };
+/**
+ * publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none;
+ * coverImage an image id, or null for none.
+ */
+type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string; coverImage: string | null };
 /** Fields the server may name in a refusal, besides the text fields. */
-const OTHER_FIELDS = ["tags", "publishAt"] as const;
+const OTHER_FIELDS = ["tags", "publishAt", "coverImage"] as const;
 type Errors = Partial<Record<TextField | (typeof OTHER_FIELDS)[number] | "form", string>>;
 
 const EMPTY: Values = {
@@ -51,6 +59,7 @@ const EMPTY: Values = {
   allowApiAccess: true,
   tags: [],
   publishAt: "",
+  coverImage: null,
 };
 
 /** A moment as the date-time picker shows it, in the owner's time zone. */
@@ -63,8 +72,8 @@ function toLocalInput(iso: string | null): string {
 
 /** The form's values of a stored blog. */
 function valuesOf(blog: BlogView): Values {
-  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags } = blog;
-  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, publishAt: toLocalInput(blog.publishAt) };
+  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage } = blog;
+  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage, publishAt: toLocalInput(blog.publishAt) };
 }
 
 /** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
@@ -133,6 +142,14 @@ export function BlogForm({
   const [conflict, setConflict] = useState(false);
   // Bumped to move the focus to the first invalid field once the errors have rendered.
   const [focusRequest, setFocusRequest] = useState(0);
+  const contentRef = useRef<HTMLTextAreaElement>(null);
+  // An image uploaded into the content goes where the content's selection was when its upload
+  // started, once the owner has given its alt text; then the caret follows it.
+  const insertAt = useRef({ start: 0, end: 0 });
+  const caretAfterInsert = useRef<number | null>(null);
+  const [uploadedImage, setUploadedImage] = useState<ImageView | null>(null);
+  const [draggingFile, setDraggingFile] = useState(false);
+  const contentUpload = useImageUpload(setUploadedImage);
 
   const savedValues = saved ? valuesOf(saved) : EMPTY;
   const dirty = differs(values, savedValues);
@@ -163,10 +180,12 @@ export function BlogForm({
   const save = useMutation({
     /** Saves `values`; over whatever is stored when `overwrite`, else only over the version loaded. */
     mutationFn: async ({ values: v, overwrite }: { values: Values; overwrite: boolean }) => {
-      const { publishAt, ...rest } = v;
+      const { publishAt, coverImage, ...rest } = v;
       // The schedule is sent only when the owner changed it, so a save leaves an API-set moment (to the second) alone.
       const schedule = publishAt === savedValues.publishAt ? {} : { publishAt: publishAt ? new Date(publishAt).toISOString() : null };
-      const fields = { ...rest, ...schedule, blogSlug: v.blogSlug || undefined };
+      // The cover too: one deleted since the form loaded is already cleared, not to be sent back.
+      const cover = coverImage === savedValues.coverImage ? {} : { coverImage };
+      const fields = { ...rest, ...schedule, ...cover, blogSlug: v.blogSlug || undefined };
       if (!saved) return { blog: (await api.blogs.create.mutate(fields)).data.blog, entityTag: null };
       let answeredTag: string | null = null;
       const context = { ifMatch: overwrite ? undefined : (savedTag ?? undefined), onEntityTag: (tag: string | null) => (answeredTag = tag) };
@@ -212,6 +231,34 @@ export function BlogForm({
     if (Object.keys(found).length > 0) return;
     save.mutate({ values, overwrite: false });
   }
+
+  const uploadIntoContent = (file: File) => {
+    const field = contentRef.current;
+    const selection = field ? { start: field.selectionStart, end: field.selectionEnd } : { start: values.content.length, end: values.content.length };
+    if (contentUpload.start(file)) insertAt.current = selection;
+  };
+
+  const insertImage = (image: ImageView, alt: string) => {
+    const markdown = imageMarkdown(image, alt);
+    const content = values.content;
+    // The content may have shrunk meanwhile.
+    const start = Math.min(insertAt.current.start, content.length);
+    const end = Math.min(Math.max(insertAt.current.end, start), content.length);
+    set("content", content.slice(0, start) + markdown + content.slice(end));
+    caretAfterInsert.current = start + markdown.length;
+    setUploadedImage(null);
+  };
+
+  /** Back in the content after the alt text dialog: the caret after the image inserted, else where the upload started. */
+  const returnToContent = (event: Event) => {
+    const field = contentRef.current;
+    if (!field) return;
+    event.preventDefault();
+    const caret = caretAfterInsert.current ?? insertAt.current.end;
+    caretAfterInsert.current = null;
+    field.focus();
+    field.setSelectionRange(caret, caret);
+  };
 
   const publicPath = saved ? `/${handle}/${saved.blogSlug}` : null;
   const count = (field: TextField, max: number) => `${values[field].length.toLocaleString("en")} / ${max.toLocaleString("en")}`;
@@ -275,34 +322,62 @@ export function BlogForm({
         </Card>
 
         <Card>
-          <div className="mb-3 flex items-center justify-between gap-3">
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
             <CardTitle>Content</CardTitle>
-            <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
-              {(["write", "preview"] as const).map((t) => (
-                <button
-                  key={t}
-                  type="button"
-                  aria-pressed={tab === t}
-                  onClick={() => setTab(t)}
-                  className={cn(
-                    "rounded px-3 py-1 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-indigo-600",
-                    tab === t ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
-                  )}
-                >
-                  {t}
-                </button>
-              ))}
+            <div className="flex flex-wrap items-center gap-3">
+              <ChooseImageButton upload={contentUpload} label="Upload image" />
+              <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
+                {(["write", "preview"] as const).map((t) => (
+                  <button
+                    key={t}
+                    type="button"
+                    aria-pressed={tab === t}
+                    onClick={() => setTab(t)}
+                    className={cn(
+                      "rounded px-3 py-1 text-sm font-medium capitalize focus-visible:outline-2 focus-visible:outline-indigo-600",
+                      tab === t ? "bg-slate-900 text-white" : "text-slate-600 hover:text-slate-900",
+                    )}
+                  >
+                    {t}
+                  </button>
+                ))}
+              </div>
             </div>
           </div>
+          <UploadStatus upload={contentUpload} />
           {tab === "write" ? (
-            <Field label={<span className="sr-only">Content (Markdown)</span>} error={errors.content} hint={`Markdown. ${count("content", 500_000)}`}>
+            <Field
+              label={<span className="sr-only">Content (Markdown)</span>}
+              error={errors.content}
+              hint={`Markdown; paste or drop an image to upload it. ${count("content", 500_000)}`}
+            >
               {(props) => (
                 <Textarea
                   {...props}
+                  ref={contentRef}
                   rows={16}
                   value={values.content}
                   onChange={(e) => set("content", e.target.value)}
-                  className="min-h-80 font-mono"
+                  onPaste={(e) => {
+                    const image = Array.from(e.clipboardData.files).find((file) => file.type.startsWith("image/"));
+                    if (!image) return;
+                    e.preventDefault();
+                    uploadIntoContent(image);
+                  }}
+                  onDragOver={(e) => {
+                    if (!e.dataTransfer.types.includes("Files")) return;
+                    e.preventDefault();
+                    setDraggingFile(true);
+                  }}
+                  onDragLeave={() => setDraggingFile(false)}
+                  onDrop={(e) => {
+                    const file = e.dataTransfer.files[0];
+                    if (!file) return;
+                    e.preventDefault();
+                    setDraggingFile(false);
+                    uploadIntoContent(file);
+                  }}
+                  className={cn("min-h-80 font-mono", draggingFile && "outline-2 outline-offset-2 outline-indigo-600")}
                 />
               )}
             </Field>
@@ -315,6 +390,22 @@ export function BlogForm({
       </div>
 
       <div className="space-y-6">
+        <Card className="space-y-3">
+          <CardTitle>Cover image</CardTitle>
+          <CoverImagePicker
+            imageId={values.coverImage}
+            onChange={(coverImage) => {
+              set("coverImage", coverImage);
+              setErrors((e) => ({ ...e, coverImage: undefined }));
+            }}
+          />
+          {errors.coverImage && (
+            <p role="alert" className="text-xs text-red-600">
+              {errors.coverImage}
+            </p>
+          )}
+        </Card>
+
         <Card className="space-y-4">
           <CardTitle>Visibility</CardTitle>
           <div className="flex items-start justify-between gap-3">
@@ -410,6 +501,13 @@ export function BlogForm({
               onConfirm={() => remove.mutate(saved.id)}
             />
           )}
+          <AltTextDialog
+            key={uploadedImage?.id}
+            image={uploadedImage}
+            onInsert={(alt) => uploadedImage && insertImage(uploadedImage, alt)}
+            onCancel={() => setUploadedImage(null)}
+            onCloseAutoFocus={returnToContent}
+          />
           <ConflictDialog
             open={conflict}
             onOpenChange={setConflict}

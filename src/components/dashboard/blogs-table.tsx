@@ -8,6 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { buttonClasses, Button } from "~/components/ui/button";
 import { EmptyState, Skeleton } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
+import { Pagination } from "~/components/ui/pagination";
 import { Switch } from "~/components/ui/switch";
 import { Table, TBody, Th, THead, Tr } from "~/components/ui/table";
 import { LocalTime } from "~/components/ui/local-time";
@@ -273,19 +274,7 @@ export function BlogsTable() {
         </Table>
       )}
 
-      {data && data.pagination.totalPages > 1 && (
-        <nav className="flex items-center justify-between gap-3" aria-label="Pages">
-          <Button variant="secondary" size="sm" disabled={!data.pagination.hasPrev} onClick={() => setPage((p) => p - 1)}>
-            Previous
-          </Button>
-          <span className="text-sm text-slate-600">
-            Page {data.pagination.page} of {data.pagination.totalPages}
-          </span>
-          <Button variant="secondary" size="sm" disabled={!data.pagination.hasNext} onClick={() => setPage((p) => p + 1)}>
-            Next
-          </Button>
-        </nav>
-      )}
+      {data && <Pagination pagination={data.pagination} onStep={(step) => setPage((p) => p + step)} />}
     </div>
   );
 }

@@ -5,8 +5,12 @@ export function Card({ children, className }: { children: ReactNode; className?:
   return <section className={cn("rounded-lg border border-slate-200 bg-white p-5 shadow-xs", className)}>{children}</section>;
 }
 
-export function CardTitle({ children, as: Tag = "h2" }: { children: ReactNode; as?: "h2" | "h3" }) {
-  return <Tag className="text-base font-semibold text-slate-900">{children}</Tag>;
+export function CardTitle({ children, as: Tag = "h2", id }: { children: ReactNode; as?: "h2" | "h3"; id?: string }) {
+  return (
+    <Tag id={id} className="text-base font-semibold text-slate-900">
+      {children}
+    </Tag>
+  );
 }
 
 /** A placeholder block of fixed height while data loads, so the page doesn't jump. */

@@ -1,0 +1,141 @@
+"use client";
+
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { EmptyState, Skeleton } from "~/components/ui/card";
+import { DIALOG_OVERLAY, WIDE_DIALOG_CONTENT } from "~/components/ui/dialog";
+import { Pagination } from "~/components/ui/pagination";
+import { cn } from "~/lib/cn";
+import { api, errorMessage } from "~/trpc/react";
+import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
+import { ImageThumbnail } from "./image-thumbnail";
+import { describeImage, imagesPageQuery } from "./images-client";
+import { LoadError } from "./load-error";
+
+const PAGE_SIZE = 12;
+
+/**
+ * A blog's cover image: its thumbnail, a dialog to choose one of the account's images or upload a
+ * new one, and removal. `imageId` is the chosen image's id, or null for none.
+ */
+export function CoverImagePicker({ imageId, onChange }: { imageId: string | null; onChange: (imageId: string | null) => void }) {
+  const [open, setOpen] = useState(false);
+  const chooseId = useId();
+  const chosen = useQuery({
+    queryKey: ["images.get", imageId],
+    queryFn: async () => (await api.images.get.query({ imageId: imageId! })).data.image,
+    enabled: imageId !== null,
+  });
+  const choose = (id: string) => {
+    onChange(id);
+    setOpen(false);
+  };
+  const upload = useImageUpload((image) => choose(image.id));
+
+  return (
+    <div className="space-y-3">
+      {imageId === null ? (
+        <p className="text-sm text-slate-600">No cover image.</p>
+      ) : chosen.data ? (
+        <div className="flex items-center gap-3" data-testid="cover-image">
+          <ImageThumbnail image={chosen.data} className="h-20 w-28 shrink-0 rounded border border-slate-200" />
+          <p className="text-xs text-slate-600">{describeImage(chosen.data)}</p>
+        </div>
+      ) : chosen.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          Couldn&apos;t show the cover: {errorMessage(chosen.error)}
+        </p>
+      ) : (
+        <Skeleton className="h-20 w-28" />
+      )}
+      <div className="flex flex-wrap gap-2">
+        <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
+          <DialogPrimitive.Trigger asChild>
+            <Button id={chooseId} variant="secondary" size="sm">
+              {imageId === null ? "Choose cover" : "Change cover"}
+            </Button>
+          </DialogPrimitive.Trigger>
+          <DialogPrimitive.Portal>
+            <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
+            <DialogPrimitive.Content className={WIDE_DIALOG_CONTENT}>
+              <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">Choose a cover image</DialogPrimitive.Title>
+              <DialogPrimitive.Description className="mt-2 text-sm text-slate-600">
+                One of your images, or a new one: it shows above the blog and beside it in your blog&apos;s index.
+              </DialogPrimitive.Description>
+              <div className="mt-4 space-y-2">
+                <ChooseImageButton upload={upload} label="Upload new image" />
+                <UploadStatus upload={upload} />
+              </div>
+              <CoverChoices chosenId={imageId} onChoose={choose} />
+              <div className="mt-6 flex justify-end">
+                <DialogPrimitive.Close asChild>
+                  <Button variant="secondary">Cancel</Button>
+                </DialogPrimitive.Close>
+              </div>
+            </DialogPrimitive.Content>
+          </DialogPrimitive.Portal>
+        </DialogPrimitive.Root>
+        {imageId !== null && (
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              onChange(null);
+              // This button goes away: the focus goes to the one choosing a cover.
+              document.getElementById(chooseId)?.focus();
+            }}
+          >
+            Remove cover
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The account's images as a grid of choices, a page at a time; the current cover marked. */
+function CoverChoices({ chosenId, onChoose }: { chosenId: string | null; onChoose: (imageId: string) => void }) {
+  const [page, setPage] = useState(1);
+  const list = useQuery({ ...imagesPageQuery(page, PAGE_SIZE), placeholderData: keepPreviousData });
+  const data = list.data;
+  if (list.error) return <LoadError what="your images" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
+  if (!data) return <Skeleton className="mt-4 h-40 w-full" />;
+  if (data.images.length === 0) return <EmptyState title="No images yet">Upload one to make it the cover.</EmptyState>;
+  return (
+    <div className="mt-4 space-y-3">
+      <ul aria-label="Your images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4">
+        {data.images.map((image) => {
+          const current = image.id === chosenId;
+          return (
+            <li key={image.id}>
+              <button
+                type="button"
+                onClick={() => onChoose(image.id)}
+                aria-current={current || undefined}
+                className={cn(
+                  "block w-full overflow-hidden rounded-md border-2 text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
+                  current ? "border-indigo-600" : "border-slate-200 hover:border-slate-400",
+                )}
+              >
+                <ImageThumbnail image={image} className="aspect-[4/3] w-full" />
+                <span className="block p-2 text-xs text-slate-700">
+                  <span className="sr-only">Choose </span>
+                  {describeImage(image)}
+                  {current && (
+                    <Badge tone="indigo" className="mt-1">
+                      Current cover
+                    </Badge>
+                  )}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <Pagination pagination={data.pagination} onStep={(step) => setPage((p) => p + step)} />
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { ImageView } from "~/server/api/routers/images/schemas";
+import { formatBytes } from "~/shared/images";
+import { api } from "~/trpc/react";
+
+/** The account's images as the Images page, the cover picker and the Usage page read them. */
+export const imagesPageQuery = (page: number, limit: number) => ({
+  queryKey: ["images.list", { page, limit }],
+  queryFn: async () => (await api.images.list.query({ page, limit })).data,
+});
+
+export const IMAGE_STORAGE_QUERY = { queryKey: ["images.storage"], queryFn: () => api.images.storage.query() };
+
+/** After an upload or a deletion: the lists and the storage used change. Settles once the lists shown are fetched again. */
+export async function refreshImages(queryClient: QueryClient): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: ["images.list"] }), queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey })]);
+}
+
+/** The image as the owner recognizes it: "640×480 PNG, 12.3 kB". */
+export function describeImage(image: ImageView): string {
+  return `${image.width}×${image.height} ${image.contentType.replace("image/", "").toUpperCase()}, ${formatBytes(image.bytes)}`;
+}
+
+/**
+ * Markdown showing `image` with `alt` ("" for a decorative one): its path, not its URL, so the
+ * blog reads the same at any origin the app is served from. The characters that would end the alt
+ * text early are escaped.
+ */
+export function imageMarkdown(image: ImageView, alt: string): string {
+  return `![${alt.replace(/[\\[\]]/g, "\\$&")}](${new URL(image.url).pathname})`;
+}
