@@ -56,7 +56,9 @@ try {
   };
   if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
-  const testEnv = { ...env, API_BASE_URL: server.baseUrl };
+  // Servers a test starts of its own run no job worker (WEBHOOK_WORKER=0): the jobs queued on the
+  // shared database are this server's, and none is taken by a server a test stops or cuts off.
+  const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0" };
   if (runsVitest) await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
   if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
   exitCode = 0;

@@ -23,7 +23,8 @@ const PROCESSING_TIMEOUT_MS = 120_000;
 interface ImageProcessor {
   script: URL;
   child?: ChildProcess;
-  pending: Map<number, { resolve: (image: ProcessedImage) => void; reject: (error: unknown) => void }>;
+  /** Each upload's reply, to the copy of this module that asked (its own error classes: see below). */
+  pending: Map<number, (reply: WorkerReply) => void>;
   next: number;
 }
 
@@ -57,29 +58,39 @@ function processInChild(processor: ImageProcessor, bytes: Uint8Array): Promise<P
   const id = processor.next++;
   // Killed, the processor rejects what it was doing (below) and a new one takes the next upload.
   const timer = setTimeout(() => child.kill("SIGKILL"), PROCESSING_TIMEOUT_MS);
-  return new Promise<ProcessedImage>((resolve, reject) => {
-    processor.pending.set(id, { resolve, reject });
+  return new Promise<WorkerReply>((resolve) => {
+    processor.pending.set(id, resolve);
     child.send({ id, bytes } satisfies WorkerRequest);
-  }).finally(() => clearTimeout(timer));
+  })
+    .finally(() => clearTimeout(timer))
+    .then(fromReply);
+}
+
+/**
+ * A reply as this copy of the module's caller expects it: the server's bundle and Next's each have
+ * their own DomainError class, and an error is recognised by the class of the copy that handles it.
+ */
+function fromReply(reply: WorkerReply): ProcessedImage {
+  if ("image" in reply) {
+    // Buffers cross the channel as plain Uint8Arrays: viewed as Buffers again, not copied.
+    const asBuffer = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    return { ...reply.image, files: reply.image.files.map((file) => ({ ...file, data: asBuffer(file.data) })) };
+  }
+  if (reply.refusal) throw new DomainError(reply.refusal.code, reply.refusal.message, reply.refusal.details, reply.refusal.field);
+  throw new Error(`image processing failed: ${reply.failure}`);
 }
 
 function startChild(processor: ImageProcessor): ChildProcess {
   const child = fork(processor.script, { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
   if (child.pid) setPriority(child.pid, LOWEST_PRIORITY);
   child.on("message", (reply: WorkerReply) => {
-    const waiting = processor.pending.get(reply.id);
+    processor.pending.get(reply.id)?.(reply);
     processor.pending.delete(reply.id);
-    if (!waiting) return;
-    // Buffers cross the channel as plain Uint8Arrays: viewed as Buffers again, not copied.
-    const asBuffer = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if ("image" in reply) waiting.resolve({ ...reply.image, files: reply.image.files.map((file) => ({ ...file, data: asBuffer(file.data) })) });
-    else if (reply.refusal) waiting.reject(new DomainError(reply.refusal.code, reply.refusal.message, reply.refusal.details, reply.refusal.field));
-    else waiting.reject(new Error(`image processing failed: ${reply.failure}`));
   });
   child.on("exit", (code, signal) => {
     if (processor.child === child) processor.child = undefined;
     if (processor.pending.size > 0) log.error({ code, signal }, "image processor exited while processing");
-    for (const { reject } of processor.pending.values()) reject(new Error(`image processor exited (${signal ?? code})`));
+    for (const [id, answer] of processor.pending) answer({ id, failure: `the processor exited (${signal ?? code})` });
     processor.pending.clear();
   });
   return child;
