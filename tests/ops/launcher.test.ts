@@ -11,6 +11,7 @@ import { applyMigrations } from "~/server/db/migrate";
 import { DEMO } from "~/server/demo/seed-demo";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { PERMISSIONS } from "~/shared/permissions";
+import * as fixtures from "../images/fixtures";
 import { tempDirMaker } from "../support/temp-dir";
 
 /**
@@ -97,6 +98,19 @@ describe("npm start", () => {
             ),
           );
           expect(statuses).toEqual(Array(8).fill(200));
+          // Images need nothing more: stored in the embedded database, three uploads at once (each
+          // a transaction holding the account's row lock), their files served from it.
+          const png = await fixtures.png();
+          const uploads = await Promise.all(
+            Array.from({ length: 3 }, () =>
+              fetch(`${baseUrl}/api/v1/images`, { method: "POST", headers: { "x-api-key": key, "content-type": "image/png" }, body: new Uint8Array(png) }).then(
+                async (response) => ({ status: response.status, url: ((await response.json()) as { data?: { image: { url: string } } }).data?.image.url }),
+              ),
+            ),
+          );
+          expect(uploads.map(({ status }) => status)).toEqual([201, 201, 201]);
+          const file = await fetch(new URL(new URL(uploads[0]!.url!).pathname, baseUrl));
+          expect([file.status, file.headers.get("content-type"), (await file.arrayBuffer()).byteLength > 0]).toEqual([200, "image/png", true]);
         } finally {
           await db.$disconnect();
         }
