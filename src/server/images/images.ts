@@ -3,14 +3,13 @@ import { randomBytes } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import { inTransaction, type Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
-import type { RequestDb } from "~/server/api/idempotency";
 import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
 import { formatBytes } from "~/shared/images";
 import type { ProcessedImage } from "./process-image";
 import { forgetImageFiles, imageStore } from "./store";
 
-/** An image's row: what the API shows of it comes from here (src/server/images/image-view.ts). */
+/** An image's row: what the API shows of it is made from it (imageView, src/server/api/routers/images/schemas.ts). */
 export type ImageRecord = Prisma.ImageGetPayload<object>;
 
 interface ImageAccount {
@@ -28,7 +27,7 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
  * together. `db` may already be a transaction (an Idempotency-Key's), which then holds the lock.
  * Files an S3 store wrote for a transaction that then failed are removed.
  */
-export async function saveImage(db: RequestDb, account: ImageAccount, image: ProcessedImage): Promise<ImageRecord> {
+export async function saveImage(db: Db | Prisma.TransactionClient, account: ImageAccount, image: ProcessedImage): Promise<ImageRecord> {
   const id = randomBytes(16).toString("hex");
   const store = imageStore();
   const storedBytes = image.files.reduce((total, file) => total + file.data.byteLength, 0);
