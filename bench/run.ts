@@ -177,7 +177,7 @@ try {
   const memory = !ONLY || ONLY.has("e") ? await memoryRun(app.baseUrl, apiScenarios("")[0]!, appPid) : undefined;
   clearInterval(resetTimer);
   if (ONLY || !checks) {
-    console.log("\n" + [renderTable(results), ...(uploads ? renderUploads(uploads) : []), ...(memory ? renderMemory(memory) : [])].join("\n"));
+    console.log("\n" + [renderTable(results), ...(memory ? renderMemory(memory) : []), ...(uploads ? renderUploads(uploads) : [])].join("\n"));
     process.exitCode = results.some((r) => r.app.unexpected > 0) || (memory?.long.unexpected ?? 0) > 0 ? 1 : 0;
   } else {
     const report = renderReport(results, memory!, checks, uploads!);
@@ -473,11 +473,11 @@ function renderReport(
 ): string {
   const lines = [
     renderTable(results),
-    ...renderUploads(uploads),
     ...renderMemory(memory),
     `Totals (1M account) vs count(*): ${checks.totals.map((t) => `${t.variant} ${t.app} (count(*) ${t.countStar})`).join(", ")}: ${checks.exact ? "exact" : "MISMATCH"}.`,
     `Page 10,000 by cursor equals page 10,000 by number: ${checks.cursorMatches ? "yes" : "NO"}; app and baseline answers identical (body, ETag, header names): ${checks.sameBody ? "yes" : "NO"}.`,
     `Unexpected statuses: ${results.reduce((s, r) => s + r.app.unexpected + (r.baseline?.unexpected ?? 0), 0) + memory.long.unexpected}.`,
+    ...renderUploads(uploads),
   ];
   return lines.join("\n");
 }
