@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
-import { signIn } from "../support/dashboard";
+import { signIn, trpc } from "../support/dashboard";
 import * as fixtures from "./fixtures";
 
 const own = () => new URL(apiBaseUrl()).origin;
@@ -28,6 +28,12 @@ describe("the dashboard's image upload (/api/trpc/images.upload)", () => {
     expect(image).toMatchObject({ width: 640, height: 480, contentType: "image/png" });
     expect(new URL(image.url).pathname).toBe(`/images/${image.id}/640x480.png`);
     expect(await db().image.count({ where: { userId: account.id } })).toBe(1);
+
+    // Served (and so kept in memory), then deleted from the dashboard: gone at once on this server.
+    const file = new URL(new URL(image.url).pathname, apiBaseUrl());
+    expect((await fetch(file)).status).toBe(200);
+    expect((await trpc(cookie, "images.delete", { imageId: image.id })).status).toBe(200);
+    expect((await fetch(file)).status).toBe(404);
   });
 
   it("refuses a form from another origin, without the header, or at another procedure", async () => {
