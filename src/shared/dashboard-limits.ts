@@ -1,5 +1,3 @@
-import { MAX_IMAGE_BYTES } from "./images";
-
 /** Limits of the dashboard's /api/trpc (docs/security.md); the browser's client reads them too. */
 
 /** The largest request body read: a blog at its largest fits well within it. */
@@ -8,8 +6,7 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** The most calls one request may batch. */
 export const MAX_BATCH_CALLS = 10;
 
-/** The one procedure whose body is a file: an image upload may carry that much (a form around MAX_IMAGE_BYTES). */
+/** The one procedure whose body is a file, a form: it may carry MAX_IMAGE_REQUEST_BYTES (src/shared/images.ts). */
 export const UPLOAD_PROCEDURE = "images.upload";
-export const MAX_UPLOAD_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
 /** Sent with the upload, a form: no HTML form can set it, as none can send JSON (docs/security.md, Requests from other sites). */
 export const UPLOAD_REQUEST_HEADER = { name: "X-Requested-With", value: "XMLHttpRequest" } as const;

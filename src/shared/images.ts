@@ -19,6 +19,8 @@ export const contentTypeOf = (format: ImageFormat) => `image/${format}`;
 
 /** The largest upload, in bytes (10 MiB). */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** The largest request carrying one image as a form: the image, and room for the form's boundaries, part headers and small fields. */
+export const MAX_IMAGE_REQUEST_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
 /** The most pixels an upload may have (width × height of one frame): 40 megapixels. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 

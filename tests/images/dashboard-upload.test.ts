@@ -4,7 +4,8 @@
  * refusals in tRPC's error shape with the API's code for the editor to explain.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_UPLOAD_BODY_BYTES, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 import * as fixtures from "./fixtures";
@@ -63,7 +64,7 @@ describe("the dashboard's image upload (/api/trpc/images.upload)", () => {
       return { status: answer.status, apiCode: error.data.apiCode, details: error.data.details };
     };
     expect(await refusal(fixtures.pdfFile())).toMatchObject({ status: 415, apiCode: "UNSUPPORTED_MEDIA_TYPE" });
-    expect(await refusal(Buffer.alloc(MAX_UPLOAD_BODY_BYTES))).toMatchObject({ status: 413, apiCode: "PAYLOAD_TOO_LARGE" });
+    expect(await refusal(Buffer.alloc(MAX_IMAGE_REQUEST_BYTES))).toMatchObject({ status: 413, apiCode: "PAYLOAD_TOO_LARGE" });
     expect(await refusal(fixtures.pngBomb())).toMatchObject({ status: 400, apiCode: "INVALID_PARAMETER", details: expect.stringContaining("megapixels") });
     expect(await db().image.count({ where: { userId: account.id } })).toBe(0);
   });

@@ -69,9 +69,11 @@ async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: Im
 /** One of the account's images; another account's is not found, as an unknown id is. */
 export async function findImage(db: Db, accountId: string, imageId: string): Promise<ImageRecord> {
   const image = await db.image.findFirst({ where: { id: imageId, userId: accountId } });
-  if (!image) throw new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
+  if (!image) throw imageNotFound(imageId);
   return image;
 }
+
+const imageNotFound = (imageId: string) => new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
 
 /** The account's images, newest first, one page of them, and how many there are. */
 export async function listImages(db: Db, accountId: string, { page, limit }: { page: number; limit: number }): Promise<{ images: ImageRecord[]; total: number }> {
@@ -88,7 +90,7 @@ export async function listImages(db: Db, accountId: string, { page, limit }: { p
  */
 export async function deleteImage(db: Db, accountId: string, imageId: string): Promise<void> {
   const { count } = await db.image.deleteMany({ where: { id: imageId, userId: accountId } });
-  if (count === 0) throw new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
+  if (count === 0) throw imageNotFound(imageId);
   forgetImageFiles([imageId]);
   await imageStore().remove([imageId]);
 }

@@ -3,12 +3,9 @@ import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
 import { TRPCError } from "@trpc/server";
 import { tooLarge } from "~/server/images/process-image";
-import { MAX_IMAGE_BYTES } from "~/shared/images";
+import { MAX_IMAGE_BYTES, MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { ApiError } from "../errors";
 import { readCapped } from "./request-body";
-
-/** What a multipart request may carry besides the file: its boundaries, part headers and a few small fields. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 /**
  * An image upload's body (POST /api/v1/images, docs/images.md), as the procedure takes it: the file
@@ -16,7 +13,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
  * part of a multipart/form-data body. Past MAX_IMAGE_BYTES, a 413 without keeping the rest.
  */
 export async function readImageBody(req: IncomingMessage): Promise<{ file: Blob }> {
-  if (Number(req.headers["content-length"]) > MAX_IMAGE_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
+  if (Number(req.headers["content-length"]) > MAX_IMAGE_REQUEST_BYTES) throw tooLarge();
   const multipart = /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
   const bytes = multipart ? await readFilePart(req) : await readCapped(req, MAX_IMAGE_BYTES);
   if (bytes === null) throw tooLarge();
