@@ -238,6 +238,11 @@ for (const viewport of VIEWPORTS) {
       await test.step("closing the tab with unsaved changes asks first", async () => {
         await page.goto(`/dashboard/blogs/${blogId}`);
         await page.getByLabel("Description", { exact: true }).fill("Never saved");
+        // The guard is set in the same render that keeps the draft in this browser: once the
+        // draft is written, closing cannot outrun it (closing at once sometimes did, on CI).
+        await expect
+          .poll(() => page.evaluate((key) => localStorage.getItem(key) ?? "", `blogmgr:draft:${blogId}`))
+          .toContain("Never saved");
         const asked = page.waitForEvent("dialog");
         await page.close({ runBeforeUnload: true });
         const dialog = await asked;
