@@ -73,6 +73,30 @@ for (const viewport of VIEWPORTS) {
       expect(problems).toEqual([]);
     });
 
+    test("sessions: each listed with its device, another one ended", async ({ page, browser, baseURL }) => {
+      const problems = collectProblems(page, () => false);
+      const run = `${viewport.name}-${Date.now().toString(36)}`;
+      const email = `ss-${run}@example.test`;
+      await signUp(page, { name: "Sam Sessions", handle: `ss-${run}`, email });
+      // The same owner signed in from another browser.
+      const elsewhere = await browser.newContext({ baseURL, userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" });
+      const signedIn = await elsewhere.request.post("/api/auth/sign-in/email", { data: { email, password: PASSWORD }, headers: { origin: new URL(baseURL!).origin } });
+      expect(signedIn.status()).toBe(200);
+
+      await page.goto("/dashboard/account");
+      const sessions = card(page, "Sessions");
+      await expect(sessions.getByRole("listitem")).toHaveCount(2);
+      await expect(sessions.getByRole("listitem").first().getByText("This device")).toBeVisible();
+      await expect(sessions.getByText("Firefox on Linux")).toBeVisible();
+      await sessions.getByRole("button", { name: /^End session on Firefox on Linux/ }).click();
+      await expect(sessions.getByText("The session on Firefox on Linux is ended.")).toBeVisible();
+      await expect(sessions.getByRole("listitem")).toHaveCount(1);
+      await expectAccessible(page, "sessions");
+      expect(await (await elsewhere.request.get("/api/auth/get-session")).json()).toBeNull();
+      await elsewhere.close();
+      expect(problems).toEqual([]);
+    });
+
     test("two-factor sign-in: set up with the app's code, backup codes shown once, asked after the password", async ({ page }) => {
       // Wrong codes are provoked on purpose.
       const problems = collectProblems(page, (url) => url.includes("/api/auth/two-factor/verify-totp"));
