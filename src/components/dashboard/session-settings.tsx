@@ -5,7 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { LocalTime } from "~/components/ui/local-time";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
-import { deviceName } from "~/shared/user-agent";
+import { deviceName, shownAddress } from "~/shared/session-display";
 import { SettingsCard } from "./settings-card";
 
 type SessionRow = { id: string; token: string; userAgent?: string | null; ipAddress?: string | null; createdAt: Date | string; updatedAt: Date | string };
@@ -70,7 +70,7 @@ export function SessionSettings() {
                     {session.id === currentId && <Badge tone="green">This device</Badge>}
                   </p>
                   <p className="text-slate-600">
-                    {session.ipAddress ? <span className="font-mono">{session.ipAddress}</span> : "Address unknown"}
+                    {session.ipAddress ? <span className="font-mono break-all">{shownAddress(session.ipAddress)}</span> : "Address unknown"}
                     {" · "}Last active <LocalTime iso={isoOf(session.updatedAt)} />
                   </p>
                 </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceName } from "~/shared/user-agent";
+import { deviceName, shownAddress } from "~/shared/session-display";
 
 describe("deviceName", () => {
   it.each([
@@ -12,5 +12,16 @@ describe("deviceName", () => {
     [null, "Unknown device"],
   ])("names %s as %s", (userAgent, expected) => {
     expect(deviceName(userAgent)).toBe(expected);
+  });
+});
+
+describe("shownAddress", () => {
+  it.each([
+    ["203.0.113.7", "203.0.113.7"],
+    ["2001:0db8:85a3:0001:0000:0000:0000:0000", "2001:db8:85a3:1::/64"],
+    ["0000:0000:0000:0000:0000:0000:0000:0000", "::/64"],
+    ["2001:db8::1", "2001:db8::1"],
+  ])("shows %s as %s", (address, expected) => {
+    expect(shownAddress(address)).toBe(expected);
   });
 });
