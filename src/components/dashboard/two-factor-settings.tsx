@@ -49,7 +49,13 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
         />
       )}
       {step.kind === "scan" && (
-        <ConfirmForm {...shared} step={step} onConfirmed={() => finish("Two-factor sign-in is on.", { kind: "backup-codes", backupCodes: step.backupCodes })} />
+        <ConfirmForm
+          {...shared}
+          step={step}
+          onConfirmed={() => finish("Two-factor sign-in is on.", { kind: "backup-codes", backupCodes: step.backupCodes })}
+          // Still off: the secret not confirmed is never asked for, and a new setup replaces it.
+          onCancel={() => setStep({ kind: "off" })}
+        />
       )}
       {step.kind === "backup-codes" && <BackupCodes codes={step.backupCodes} onDone={() => setStep({ kind: "on" })} />}
       {step.kind === "on" && (
@@ -129,7 +135,7 @@ function EnableForm({ onStarted, ...shared }: SharedProps & { onStarted: (scan: 
   );
 }
 
-function ConfirmForm({ step, setFormError, onConfirmed }: SharedProps & { step: Extract<Step, { kind: "scan" }>; onConfirmed: () => void }) {
+function ConfirmForm({ step, setFormError, onConfirmed, onCancel }: SharedProps & { step: Extract<Step, { kind: "scan" }>; onConfirmed: () => void; onCancel: () => void }) {
   const [error, setError] = useState("");
   const [pending, setPending] = useState(false);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -167,9 +173,12 @@ function ConfirmForm({ step, setFormError, onConfirmed }: SharedProps & { step: 
         <Field label="Code from the app" error={error}>
           {(props) => <Input {...props} name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} />}
         </Field>
-        <div className="md:col-span-2">
+        <div className="flex gap-2 md:col-span-2">
           <Button type="submit" loading={pending}>
             Turn on
+          </Button>
+          <Button variant="ghost" onClick={onCancel}>
+            Cancel
           </Button>
         </div>
       </form>
