@@ -33,7 +33,7 @@ for (const viewport of VIEWPORTS) {
       });
 
     await visit("/", () => expect(page.getByRole("heading", { level: 1 })).toBeVisible());
-    await visit("/sign-in", () => expect(page.getByRole("button", { name: "Sign in" })).toBeVisible());
+    await visit("/sign-in", () => expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible());
     await visit("/sign-up", () => expect(page.getByRole("button", { name: "Create account" })).toBeVisible());
     await visit("/no-such-handle-here/no-such-blog", () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible());
 

@@ -275,11 +275,11 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await page.getByLabel("Email", { exact: true }).fill(owner.email);
     await page.getByLabel("Password", { exact: true }).fill("wrong-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByText("Wrong email or password.")).toBeVisible();
     await shot(page, "13-sign-in-wrong-password");
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId(`blog-row-${blog.slug}`)).toBeVisible();
     await page.goto("/sign-in");

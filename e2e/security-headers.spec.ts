@@ -40,7 +40,7 @@ test("sign-up, sign-in, dashboard, API reference and a public page run under the
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await page.getByLabel("Email", { exact: true }).fill(owner.email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     // Which dashboard page sign-in returns to is the sign-in tests' business.
     await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

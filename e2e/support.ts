@@ -25,7 +25,7 @@ export async function signUp(page: Page, account: { name: string; handle: string
 export async function submitWaitingOutLimit(page: Page, button: string, endpoint: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const answer = page.waitForResponse((response) => response.url().includes(endpoint), { timeout: 30_000 });
-    await page.getByRole("button", { name: button }).click();
+    await page.getByRole("button", { name: button, exact: true }).click();
     if ((await answer).status() !== 429 || attempt === 4) return;
     test.info().setTimeout(test.info().timeout + 25_000);
     await page.waitForTimeout(20_000);

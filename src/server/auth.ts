@@ -1,18 +1,22 @@
 import "server-only";
 /**
- * Accounts in the browser: better-auth with email and password, sessions in PostgreSQL (the
- * user/session/account/verification tables of prisma/schema.prisma). Created on first use, so
- * that importing this module (e.g. while Next builds) needs no database.
+ * Accounts in the browser: better-auth with email and password, an authenticator app's codes as a
+ * second factor, passkeys, sessions in PostgreSQL (the user/session/account/verification/twoFactor/
+ * passkey tables of prisma/schema.prisma). Created on first use, so that importing this module
+ * (e.g. while Next builds) needs no database.
  */
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { twoFactor } from "better-auth/plugins";
 import { createHash } from "node:crypto";
 import { env } from "~/env";
 import { log } from "~/server/log";
 import { getDb } from "~/server/db";
 import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
+import { PASSKEY_NAME_MAX_LENGTH } from "~/shared/passkey-name";
 import { findUnstorableText } from "~/shared/storable-text";
 import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
@@ -25,10 +29,10 @@ import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 import { removeAccountImages } from "~/server/images/images";
 
-/** Sign-in, sign-up and password-checking attempts allowed per client IP and minute, each (docs/security.md). */
+/** Sign-in, sign-up and password- or code-checking attempts allowed per client IP and minute, each (docs/security.md). */
 export const AUTH_ATTEMPTS_PER_MINUTE = 10;
 
-/** Failed sign-ins for one email before each further attempt must wait (docs/security.md). */
+/** Failed sign-ins (passwords and second-factor codes) for one email before each further attempt must wait (docs/security.md). */
 export const SIGN_IN_BACKOFF: BackoffPolicy = {
   freeAttempts: 5,
   firstDelaySeconds: 30,
@@ -41,7 +45,8 @@ const AUTH_CLIENT_IP_HEADER = "x-blogmgr-auth-client-ip";
 
 /**
  * The better-auth endpoints the app uses (the sign-up, sign-in and sign-out pages, the session,
- * the account settings); every other one answers 404 (docs/security.md, Sign-in).
+ * the account settings with their second factors and sessions); every other one answers 404
+ * (docs/security.md, Sign-in).
  */
 export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   "/sign-up/email",
@@ -51,15 +56,43 @@ export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   "/update-user",
   "/change-email",
   "/change-password",
+  "/list-sessions",
+  "/revoke-session",
   "/revoke-other-sessions",
   "/delete-user",
+  "/two-factor/enable",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/two-factor/generate-backup-codes",
+  "/two-factor/disable",
+  "/passkey/generate-register-options",
+  "/passkey/verify-registration",
+  "/passkey/generate-authenticate-options",
+  "/passkey/verify-authentication",
+  "/passkey/list-user-passkeys",
+  "/passkey/update-passkey",
+  "/passkey/delete-passkey",
 ]);
 
+/** The endpoints that check a password (turning two-factor sign-in on or off also takes a code). */
+const PASSWORD_CHECKS: ReadonlySet<string> = new Set([
+  "/sign-in/email",
+  "/change-password",
+  "/change-email",
+  "/delete-user",
+  "/two-factor/enable",
+  "/two-factor/generate-backup-codes",
+  "/two-factor/disable",
+]);
+
+/** The endpoints that check an authenticator app's code or a backup code, at sign-in or from the settings. */
+const CODE_CHECKS: ReadonlySet<string> = new Set(["/two-factor/verify-totp", "/two-factor/verify-backup-code"]);
+
 /**
- * The endpoints that check a password: one per-address budget for all of them, and the per-email
- * backoff of the email they check it for (docs/security.md, Sign-in).
+ * Password and code checks share one per-address budget, and count against the per-email backoff
+ * of the account they check (docs/security.md, Sign-in).
  */
-const PASSWORD_CHECKS: ReadonlySet<string> = new Set(["/sign-in/email", "/change-password", "/change-email", "/delete-user"]);
+const CREDENTIAL_CHECKS: ReadonlySet<string> = new Set([...PASSWORD_CHECKS, ...CODE_CHECKS]);
 
 /** The largest body /api/auth reads: its forms send a few hundred bytes. */
 export const AUTH_MAX_BODY_BYTES = 64 * 1024;
@@ -85,7 +118,7 @@ function emailSubject(email: unknown): string {
   return createHash("sha256").update(normalized).digest("hex");
 }
 
-/** What a password check's before hook learned, for its after hook (keyed by the request). */
+/** What a credential check's before hook learned, for its after hook (keyed by the request). */
 const passwordChecks = new WeakMap<Request, { subject: string; userId?: string; sessionToken?: string }>();
 
 function createAuth() {
@@ -106,6 +139,13 @@ function createAuth() {
     if (typeof value === "string" && !displayNameProblem(value.trim())) return;
     throw new APIError("BAD_REQUEST", { message: DISPLAY_NAME_RULE, code: "INVALID_NAME" });
   }
+
+  // Kept to check the code that turning two-factor sign-in off takes (the hooks below).
+  const twoFactorPlugin = twoFactor({
+    issuer: "Blog Manager",
+    // Ten single-use codes, stored encrypted with BETTER_AUTH_SECRET (better-auth's default).
+    backupCodeOptions: { amount: 10 },
+  });
 
   return betterAuth({
     secret: env.BETTER_AUTH_SECRET,
@@ -139,6 +179,14 @@ function createAuth() {
       changeEmail: { enabled: true, updateEmailWithoutVerification: true },
       deleteUser: { enabled: true, beforeDelete: (user) => removeAccountImages(db, user.id) },
     },
+    plugins: [
+      twoFactorPlugin,
+      // The relying party is the app's origin of each request (baseURL unset: the request's; the
+      // browser's Origin, checked equal to it by handleAuthRequest): its hostname is the RP ID, so
+      // passkeys work at a domain name (localhost included), never at an IP address
+      // (docs/security.md, Passkeys). Discoverable credentials: sign-in asks for no email.
+      passkey({ rpName: "Blog Manager", authenticatorSelection: { residentKey: "required", userVerification: "preferred" } }),
+    ],
     advanced: {
       // The address src/server/client-ip.ts determined, never X-Forwarded-For as the client sent it.
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER] },
@@ -151,13 +199,13 @@ function createAuth() {
       max: 100,
       customRules: {
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
-        ...Object.fromEntries([...PASSWORD_CHECKS].map((path) => [path, { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE }])),
+        ...Object.fromEntries([...CREDENTIAL_CHECKS].map((path) => [path, { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE }])),
       },
       customStorage: {
-        // better-auth's key is "<address>|<path>": the password checks share one bucket per address.
+        // better-auth's key is "<address>|<path>": the credential checks share one bucket per address.
         async consume(key, rule) {
           const separator = key.lastIndexOf("|");
-          const bucket = PASSWORD_CHECKS.has(key.slice(separator + 1)) ? `${key.slice(0, separator)}|password-check` : key;
+          const bucket = CREDENTIAL_CHECKS.has(key.slice(separator + 1)) ? `${key.slice(0, separator)}|password-check` : key;
           const state = await authThrottle().perIp.consume(bucket, rule.max, rule.window);
           return { allowed: state.success, retryAfter: state.success ? null : Math.max(1, Math.ceil((state.reset - Date.now()) / 1000)) };
         },
@@ -187,10 +235,20 @@ function createAuth() {
           const action = ctx.path === "/delete-user" ? "delete the account" : "change the email";
           throw new APIError("BAD_REQUEST", { message: `password is required to ${action}`, code: "PASSWORD_REQUIRED" });
         }
-        if (PASSWORD_CHECKS.has(ctx.path)) {
+        // Every sign-in takes the second factor: no device is trusted to skip it.
+        if (CODE_CHECKS.has(ctx.path) && ctx.body?.trustDevice !== undefined) {
+          throw new APIError("BAD_REQUEST", { message: "trustDevice is not offered: every sign-in takes a code", code: "INVALID_PARAMETER" });
+        }
+        if ((ctx.path === "/passkey/verify-registration" || ctx.path === "/passkey/update-passkey") && ctx.body && typeof ctx.body === "object") {
+          const name = typeof ctx.body.name === "string" ? ctx.body.name.trim() : "";
+          if (!name || name.length > PASSKEY_NAME_MAX_LENGTH) {
+            throw new APIError("BAD_REQUEST", { message: `name must be 1 to ${PASSKEY_NAME_MAX_LENGTH} characters`, code: "INVALID_NAME" });
+          }
+        }
+        if (CREDENTIAL_CHECKS.has(ctx.path)) {
           // Signed out, the account calls are refused by better-auth itself.
           const session = ctx.path === "/sign-in/email" ? null : await getSessionFromCtx(ctx);
-          const email = ctx.path === "/sign-in/email" ? ctx.body?.email : session?.user.email;
+          const email = ctx.path === "/sign-in/email" ? ctx.body?.email : (session?.user.email ?? (CODE_CHECKS.has(ctx.path) ? await pendingSignInEmail(ctx) : undefined));
           if (email === undefined) return;
           const subject = emailSubject(email);
           const waitSeconds = await authThrottle().perEmail.attempt(subject);
@@ -209,11 +267,24 @@ function createAuth() {
             const matches = Boolean(hash) && password.length <= PASSWORD_MAX_LENGTH && (await ctx.context.password.verify({ hash: hash!, password }));
             if (!matches) throw new APIError("BAD_REQUEST", { message: "Invalid password", code: "INVALID_PASSWORD" });
           }
+          // better-auth's disable takes only the password: this one also takes a code from the app
+          // or a backup code (a backup code given here is used up).
+          if (ctx.path === "/two-factor/disable" && session) {
+            const code = typeof ctx.body?.code === "string" ? ctx.body.code.trim() : "";
+            if (!code) throw new APIError("BAD_REQUEST", { message: "code is required to turn off two-factor sign-in", code: "CODE_REQUIRED" });
+            const check = { ...ctx, method: "POST" as const, body: { code, disableSession: true }, asResponse: false, returnHeaders: false };
+            const verified = await twoFactorPlugin.endpoints.verifyTOTP(check).then(
+              () => true,
+              () => twoFactorPlugin.endpoints.verifyBackupCode(check).then(() => true, () => false),
+            );
+            if (!verified) throw new APIError("UNAUTHORIZED", { message: "Invalid code", code: "INVALID_CODE" });
+          }
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
         const check = ctx.request && passwordChecks.get(ctx.request);
-        const succeeded = ctx.path === "/sign-in/email" ? Boolean(ctx.context.newSession) : !isAPIError(ctx.context.returned);
+        // A right password is not yet a sign-in while its second factor is to come.
+        const succeeded = ctx.path === "/sign-in/email" ? Boolean(ctx.context.newSession && !ctx.context.newSession.user.twoFactorEnabled) : !isAPIError(ctx.context.returned);
         if (!check || !succeeded) return;
         await authThrottle().perEmail.succeeded(check.subject);
         // Whoever held another session of the owner's loses it with the old address.
@@ -309,6 +380,19 @@ async function boundedBody(request: Request): Promise<Buffer | undefined | "too 
   return Buffer.concat(chunks);
 }
 
+/**
+ * The email of the account whose sign-in waits for its second factor: better-auth's signed
+ * two_factor cookie names a verification row holding the user's id.
+ */
+async function pendingSignInEmail(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<string | undefined> {
+  const cookie = ctx.context.createAuthCookie("two_factor");
+  const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+  if (!identifier) return undefined;
+  const pending = await ctx.context.internalAdapter.findVerificationValue(identifier);
+  const user = pending ? await ctx.context.internalAdapter.findUserById(pending.value) : null;
+  return user?.email;
+}
+
 function normalizedHandle(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
 }
@@ -328,12 +412,13 @@ export type SessionUser = {
   name: string;
   handle: string;
   plan: Plan;
+  twoFactorEnabled: boolean;
 };
 
 /** The signed-in owner of a request, or null. */
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const { id, email, name, handle, plan } = session.user;
-  return { id, email, name, handle: handle ?? "", plan: PLANS.find((p) => p === plan) ?? "free" };
+  const { id, email, name, handle, plan, twoFactorEnabled } = session.user;
+  return { id, email, name, handle: handle ?? "", plan: PLANS.find((p) => p === plan) ?? "free", twoFactorEnabled: twoFactorEnabled === true };
 }

@@ -41,13 +41,19 @@ export async function signIn(account: Pick<TestAccount, "email">, baseUrl = apiB
   return answer.cookie!;
 }
 
-/** A better-auth endpoint (/api/auth/...) called as the sign-up and settings forms call it, from a fresh loopback address. */
-export async function authPost(path: string, body: unknown, cookie?: string, baseUrl = apiBaseUrl()): Promise<TrpcAnswer & { cookie?: string }> {
+/** A better-auth endpoint (/api/auth/...) called as the sign-up and settings forms call it, from a fresh loopback address unless told. */
+export async function authPost(
+  path: string,
+  body: unknown,
+  cookie?: string,
+  baseUrl = apiBaseUrl(),
+  localAddress = freshLoopbackAddress(),
+): Promise<TrpcAnswer & { cookie?: string }> {
   const answer = await httpRequest(baseUrl, `/api/auth${path}`, {
     method: "POST",
     headers: { ...formHeaders(baseUrl), ...(cookie && { cookie }) },
     body,
-    localAddress: freshLoopbackAddress(),
+    localAddress,
   });
   const setCookie = answer.headers["set-cookie"] ?? [];
   const session = (Array.isArray(setCookie) ? setCookie : [setCookie]).find((c) => c.includes("session_token="));

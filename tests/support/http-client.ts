@@ -53,6 +53,12 @@ export function randomClientAddress(): string {
   return `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 }
 
+/** Limits count per clock minute: start a burst early in one, so it cannot straddle two. */
+export async function atStartOfAMinute(): Promise<void> {
+  const second = new Date().getUTCSeconds();
+  if (second > 40) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
+}
+
 export const uniqueEmail = () => `t-${randomUUID()}@example.test`;
 
 /** The session cookie a sign-up or sign-in answer set. */

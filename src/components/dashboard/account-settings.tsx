@@ -1,49 +1,35 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { Card, CardTitle } from "~/components/ui/card";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { asSentence } from "~/lib/format";
 import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
+import { PasskeySettings } from "./passkey-settings";
+import { SessionSettings } from "./session-settings";
+import { SettingsCard, type AuthError, type Errors } from "./settings-card";
+import { TwoFactorSettings } from "./two-factor-settings";
 
-type AuthError = { code?: string; message?: string; status?: number } | null;
-type Errors<F extends string> = Partial<Record<F | "form", string>>;
 
 /**
  * The signed-in owner's account (better-auth's endpoints under /api/auth): name and handle,
- * email, password, other sessions, and deletion. Each part is its own form with its own errors.
+ * email, password, two-factor sign-in, passkeys, sessions, and deletion. Each part is its own
+ * form with its own errors.
  */
-export function AccountSettings({ user }: { user: { name: string; handle: string; email: string } }) {
+export function AccountSettings({ user }: { user: { name: string; handle: string; email: string; twoFactorEnabled: boolean } }) {
   return (
     <div className="space-y-6">
       <ProfileForm user={user} />
       <EmailForm email={user.email} />
       <PasswordForm />
-      <OtherSessions />
+      <TwoFactorSettings enabled={user.twoFactorEnabled} />
+      <PasskeySettings />
+      <SessionSettings />
       <DeleteAccount handle={user.handle} />
     </div>
-  );
-}
-
-/** A card holding one form: its result in a status line, its form-level error in an alert. */
-function SettingsCard({ title, children, done, error, danger }: { title: string; children: ReactNode; done?: string; error?: string; danger?: boolean }) {
-  return (
-    <Card className={danger ? "border-red-200" : undefined}>
-      <CardTitle>{title}</CardTitle>
-      <div className="mt-4">{children}</div>
-      <p role="status" className="mt-2 min-h-5 text-sm text-emerald-700">
-        {done ?? ""}
-      </p>
-      {error && (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      )}
-    </Card>
   );
 }
 
@@ -195,33 +181,6 @@ function passwordErrors(error: AuthError): Errors<"currentPassword" | "newPasswo
   if (error?.code === "INVALID_PASSWORD") return { currentPassword: "That is not your current password." };
   if (error?.code === "PASSWORD_TOO_SHORT" || error?.code === "PASSWORD_TOO_LONG") return { newPassword: message };
   return { form: message };
-}
-
-function OtherSessions() {
-  const [done, setDone] = useState("");
-  const [error, setError] = useState("");
-  const [pending, setPending] = useState(false);
-  return (
-    <SettingsCard title="Sessions" done={done} error={error}>
-      <p className="text-sm text-slate-600">Signed in on another device or browser you no longer use? End every session but this one.</p>
-      <Button
-        variant="secondary"
-        className="mt-3"
-        loading={pending}
-        onClick={async () => {
-          setDone("");
-          setError("");
-          setPending(true);
-          const result = await authClient.revokeOtherSessions();
-          setPending(false);
-          if (result.error) setError(authErrorMessage(result.error));
-          else setDone("Every other session is signed out.");
-        }}
-      >
-        Sign out of other sessions
-      </Button>
-    </SettingsCard>
-  );
 }
 
 function DeleteAccount({ handle }: { handle: string }) {
