@@ -2,11 +2,15 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { waitForLink } from "../tests/support/mailbox";
 
 export const PASSWORD = "correct-horse-battery";
 
-/** Creates the account through the sign-up form; the new owner lands on the dashboard. */
-export async function signUp(page: Page, account: { name: string; handle: string; email: string }): Promise<void> {
+/**
+ * Creates the account through the sign-up form; the new owner lands on the dashboard, then
+ * (unless `verify` is false) follows the verification link the mailbox received and lands on it again, confirmed.
+ */
+export async function signUp(page: Page, account: { name: string; handle: string; email: string }, { verify = true } = {}): Promise<void> {
   await page.goto("/sign-up");
   await page.getByLabel("Name", { exact: true }).fill(account.name);
   await page.getByLabel("Handle", { exact: true }).fill(account.handle);
@@ -15,6 +19,10 @@ export async function signUp(page: Page, account: { name: string; handle: string
   await submitWaitingOutLimit(page, "Create account", "/api/auth/sign-up/email");
   // The first sign-up of a freshly started server can be slow on a loaded machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  if (!verify) return;
+  const { link } = await waitForLink(account.email);
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/dashboard\?verified=1$/);
 }
 
 /**
