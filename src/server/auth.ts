@@ -345,7 +345,7 @@ async function answerAuthRequest(request: Request): Promise<Response> {
   if (!UNIFORM_ANSWERS.has(endpoint)) return answerAuthEndpoint(request, url, endpoint);
   const startedAt = Date.now();
   const response = await answerAuthEndpoint(request, url, endpoint);
-  await new Promise((resolve) => setTimeout(resolve, UNIFORM_ANSWER_MS - (Date.now() - startedAt)));
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, UNIFORM_ANSWER_MS - (Date.now() - startedAt))));
   // better-auth's sign-up answer holds the account (a made-up one for a known address): ours holds nothing.
   if (endpoint !== "/sign-up/email" || response.status !== 200) return response;
   const headers = new Headers(response.headers);
