@@ -125,7 +125,7 @@ describe("an unverified owner", () => {
     const key = await trpc(cookie, "keys.create", { name: "too soon", permissions: ["read:blogs"] });
     expect(key.status).toBe(403);
     expect(key.body.error.data.apiCode).toBe("EMAIL_NOT_VERIFIED");
-    expect(key.body.error.message).toBe("Confirm your email address first");
+    expect(key.body.error.message).toBe("Confirm your email address before creating API keys or webhook endpoints");
     const endpoint = await trpc(cookie, "webhooks.create", { url: "http://127.0.0.1:9/hook", eventTypes: ["blog.created"] });
     expect(endpoint.status).toBe(403);
     expect(endpoint.body.error.data.apiCode).toBe("EMAIL_NOT_VERIFIED");

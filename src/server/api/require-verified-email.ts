@@ -12,8 +12,8 @@ export function requireVerifiedEmail(caller: Caller<SessionUser> | null): void {
   if (caller?.kind === "owner" && !caller.user.emailVerified) {
     throw new ApiError(
       "EMAIL_NOT_VERIFIED",
-      "Confirm your email address first",
-      `API keys and webhook endpoints are created once ${caller.user.email} is confirmed: follow the link we emailed, or send a new one from the dashboard`,
+      "Confirm your email address before creating API keys or webhook endpoints",
+      `Confirm your email address before creating API keys or webhook endpoints: follow the link emailed to ${caller.user.email}, or send a new one with Resend above`,
     );
   }
 }
