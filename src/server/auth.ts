@@ -120,7 +120,7 @@ function emailSubject(email: unknown): string {
 }
 
 /** What a password check's before hook learned, for its after hook (keyed by the request). */
-const passwordChecks = new WeakMap<Request, { subject: string; userId?: string }>();
+const passwordChecks = new WeakMap<Request, { subject: string }>();
 
 /** An email change being confirmed from the new address, as its before hook found it (keyed by the request). */
 const emailChangeConfirmations = new WeakMap<Request, { userId: string; oldEmail: string; newEmail: string; sessionToken?: string }>();
@@ -256,7 +256,7 @@ function createAuth() {
               { "Retry-After": String(waitSeconds) },
             );
           }
-          if (ctx.request) passwordChecks.set(ctx.request, { subject, userId: session?.user.id });
+          if (ctx.request) passwordChecks.set(ctx.request, { subject });
           // better-auth's own change-email checks no password: this one does, before anything changes.
           if (ctx.path === "/change-email" && session) {
             const { password } = ctx.body as { password: string };

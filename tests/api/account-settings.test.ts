@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
+import { waitForEmails } from "../support/mailbox";
 
 /**
  * The account settings page's calls to better-auth (/api/auth) over real HTTP: email (current
@@ -29,6 +30,8 @@ describe("account settings", () => {
     // The session that changed it goes on (better-auth gives it a new cookie).
     expect(await sessionEmail(changed.cookie ?? here)).toBe(account.email);
     expect((await authPost("/sign-in/email", { email: account.email, password: "password-123" })).status).toBe(401);
+    const [notice] = await waitForEmails(account.email);
+    expect(notice!.subject).toBe("Your password was changed");
   });
 
   it("signs out every other session", async () => {

@@ -61,7 +61,12 @@ export function SignUpForm() {
     }
     const signIn = await authClient.signIn.email({ email: values.email, password: values.password });
     if (signIn.error) {
-      setErrors({ form: `Check ${values.email}: we sent you an email. If you already have an account, sign in or reset your password.` });
+      setErrors({
+        form:
+          signIn.error.status === 429
+            ? `Check ${values.email}: we sent you an email. Too many sign-in attempts from here just now: wait a minute, then sign in.`
+            : `Check ${values.email}: we sent you an email. If you already have an account, sign in or reset your password.`,
+      });
       setPending(false);
       return;
     }
