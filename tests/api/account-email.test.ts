@@ -118,7 +118,7 @@ describe("changing the email", () => {
 });
 
 describe("an unverified owner", () => {
-  it("may not create API keys or webhook endpoints in the dashboard until verified (403 EMAIL_NOT_VERIFIED)", async () => {
+  it("may not create API keys or webhook endpoints in the dashboard until verified (403 EMAIL_NOT_VERIFIED); then key changes are noticed", async () => {
     const email = uniqueEmail("unverified");
     expect((await signUp(email)).status).toBe(200);
     const cookie = await signIn({ email });
@@ -133,10 +133,15 @@ describe("an unverified owner", () => {
 
     const { link } = await waitForLink(email);
     await follow(link, cookie);
-    expect((await trpc(cookie, "keys.create", { name: "now", permissions: ["read:blogs"] })).status).toBe(200);
+    const created = await trpc(cookie, "keys.create", { name: "now", permissions: ["read:blogs"] });
+    expect(created.status).toBe(200);
     const notice = (await waitForEmails(email, 2))[1]!;
     expect(notice.subject).toBe("A new API key was created");
     expect(notice.text).toContain('"now"');
+    expect((await trpc(cookie, "keys.roll", { id: created.body.result.data.id })).status).toBe(200);
+    const rolled = (await waitForEmails(email, 3))[2]!;
+    expect(rolled.subject).toBe("An API key was rolled");
+    expect(rolled.text).toContain('"now"');
   });
 });
 
