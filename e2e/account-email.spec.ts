@@ -27,7 +27,7 @@ for (const viewport of VIEWPORTS) {
       const banner = page.getByRole("region", { name: "Email confirmation" });
       await expect(banner).toContainText(`we sent a link to ${owner.email}`);
       await scan("dashboard, unconfirmed");
-      await banner.getByRole("button", { name: "Resend" }).click();
+      await banner.getByRole("button", { name: "Resend the link" }).click();
       await expect(banner.getByRole("status")).toHaveText(`Sent. Check ${owner.email} for the new link.`);
       await waitForLink(owner.email, 2);
       await shot("01-banner-resent");

@@ -28,10 +28,11 @@ export async function signUp(page: Page, account: { name: string; handle: string
   // The first sign-up of a freshly started server can be slow on a loaded machine.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
   if (!verify) return;
-  // Followed with the page's cookies but not in the page, which stays where the sign-up left it.
+  // Followed with the page's cookies, then the dashboard shown afresh: confirmed, without the banner.
   const { link } = await waitForLink(account.email);
   const followed = await page.request.get(link, { maxRedirects: 0 });
   expect(followed.headers().location).toBe("/dashboard?verified=1");
+  await page.goto("/dashboard");
 }
 
 /**

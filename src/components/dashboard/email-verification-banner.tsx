@@ -49,7 +49,7 @@ export function EmailVerificationBanner({ email, verified }: { email: string; ve
             keys or webhook endpoints.
           </p>
           <Button variant="secondary" size="sm" loading={pending} onClick={resend}>
-            Resend
+            Resend the link
           </Button>
           <p role="status" className="w-full empty:hidden">
             {resent}
