@@ -11,7 +11,8 @@
  * e2e/keys.spec.ts` only those browser specs; `SKIP_BUILD=1` reuses the last `npm run build`
  * (enough when only tests changed).
  *
- * The production server's output goes to the console and to test-results/server.log, which is
+ * The server sends its emails to a mailbox of the run's own (scripts/lib/mailbox.ts), which the
+ * tests read. The production server's output goes to the console and to test-results/server.log, which is
  * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
  */
 import { spawn } from "node:child_process";
@@ -19,6 +20,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { applyMigrations } from "../src/server/db/migrate";
 import { ensureChromium } from "./lib/chromium";
+import { startMailbox, type RunningMailbox } from "./lib/mailbox";
 import { startProductionServer, type RunningServer } from "./lib/next-server";
 import { createScratchDatabase, query } from "./lib/scratch-database";
 import { findSecrets, passwordsInTests } from "./lib/secret-scan";
@@ -41,10 +43,14 @@ const databaseUrl = database.url;
 console.log(`[test] database ${databaseUrl}; rate limits ${process.env.REDIS_URL ? `on ${process.env.REDIS_URL}` : "in process"}`);
 
 let server: RunningServer | undefined;
+let mailbox: RunningMailbox | undefined;
 const serverOutput: Buffer[] = [];
 let exitCode = 1;
 try {
   await applyMigrations(databaseUrl);
+  // Every email the suite's server sends (its job worker sends them all) lands in this mailbox,
+  // which the tests read by recipient (tests/support/mailbox.ts).
+  mailbox = await startMailbox();
   // Webhook receivers in the tests listen on 127.0.0.1 and retry within seconds (docs/webhooks.md).
   const env = {
     ...process.env,
@@ -53,12 +59,14 @@ try {
     WEBHOOK_ALLOW_PRIVATE_URLS: "1",
     WEBHOOK_RETRY_SCHEDULE: "1s,2s,4s",
     CRON_SECRET: randomBytes(24).toString("hex"),
+    SMTP_URL: mailbox.smtpUrl,
+    EMAIL_FROM: "Blog Manager <no-reply@example.test>",
   };
   if (!skipBuild) await run("npm", ["run", "build"], env);
   server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
   // Servers a test starts of its own run no job worker (WEBHOOK_WORKER=0): the jobs queued on the
   // shared database are this server's, and none is taken by a server a test stops or cuts off.
-  const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0" };
+  const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0", MAILBOX_URL: mailbox.apiUrl };
   if (runsVitest) await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
   if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
   exitCode = 0;
@@ -66,6 +74,7 @@ try {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
 } finally {
   await server?.stop();
+  await mailbox?.stop();
   if (server && !(await serverLogIsClean())) exitCode = 1;
   await database.drop();
 }

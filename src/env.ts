@@ -48,6 +48,10 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default("auto"),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Outgoing email (docs/security.md, Email): smtp://user:pass@host:587 or smtps://...; unset off Vercel, emails are written to the log. */
+  SMTP_URL: z.url().optional(),
+  /** The sender of every email, e.g. "Blog Manager <no-reply@example.com>". */
+  EMAIL_FROM: z.string().min(3).optional(),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),
   /** The production domain of the Vercel project (no scheme), set by the platform: the app's origin there when BETTER_AUTH_URL is unset. */

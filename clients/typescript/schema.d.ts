@@ -459,7 +459,7 @@ export interface components {
                  * @description Machine-readable code
                  * @enum {string}
                  */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_PERMISSIONS" | "RATE_LIMIT_EXCEEDED" | "INVALID_PARAMETER" | "MISSING_REQUIRED_FIELD" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RESOURCE_CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_PERMISSIONS" | "EMAIL_NOT_VERIFIED" | "RATE_LIMIT_EXCEEDED" | "INVALID_PARAMETER" | "MISSING_REQUIRED_FIELD" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RESOURCE_CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description Human-readable message */
                 message: string;
                 /** @description Extra text, present on some errors */

@@ -5,7 +5,7 @@ import { inferAdditionalFields, twoFactorClient } from "better-auth/client/plugi
 import { createAuthClient } from "better-auth/react";
 import { asSentence } from "./format";
 
-/** better-auth in the browser: sign-up, sign-in (with a second factor or a passkey) and sign-out against /api/auth on this origin. */
+/** better-auth in the browser: sign-up, sign-in (with a second factor or a passkey), sign-out, verification and reset against /api/auth on this origin. */
 export const authClient = createAuthClient({
   plugins: [inferAdditionalFields({ user: { handle: { type: "string", required: true } } }), twoFactorClient(), passkeyClient()],
 });
@@ -16,9 +16,8 @@ export function authErrorMessage(error: { code?: string; message?: string; statu
   switch (error.code) {
     case "INVALID_EMAIL_OR_PASSWORD":
       return "Wrong email or password.";
-    case "USER_ALREADY_EXISTS":
-    case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
-      return "An account with this email already exists. Sign in instead, or use another email.";
+    case "INVALID_TOKEN":
+      return "This reset link has expired or was already used. Ask for a new one.";
     case "PASSWORD_TOO_SHORT":
       return "The password must be at least 8 characters.";
     case "PASSWORD_TOO_LONG":

@@ -28,6 +28,14 @@ import { API_SECURITY_HEADERS } from "~/server/security-headers";
 import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 import { removeAccountImages } from "~/server/images/images";
+import { sendQueuedEmailsOnVercel } from "~/server/email/queue-email";
+import {
+  queueAccountExistsEmail,
+  queueNotice,
+  queuePasswordResetEmail,
+  queueVerificationEmail,
+  verificationTokenClaims,
+} from "~/server/email/account-emails";
 
 /** Sign-in, sign-up and password- or code-checking attempts allowed per client IP and minute, each (docs/security.md). */
 export const AUTH_ATTEMPTS_PER_MINUTE = 10;
@@ -45,7 +53,8 @@ const AUTH_CLIENT_IP_HEADER = "x-blogmgr-auth-client-ip";
 
 /**
  * The better-auth endpoints the app uses (the sign-up, sign-in and sign-out pages, the session,
- * the account settings with their second factors and sessions); every other one answers 404
+ * the account settings with their second factors and sessions, email verification and password
+ * reset); every other one answers 404
  * (docs/security.md, Sign-in).
  */
 export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
@@ -72,6 +81,31 @@ export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   "/passkey/list-user-passkeys",
   "/passkey/update-passkey",
   "/passkey/delete-passkey",
+  "/verify-email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+]);
+
+/** Endpoints that answer alike for a known and an unknown address (docs/security.md, No account enumeration). */
+const UNIFORM_ANSWERS: ReadonlySet<string> = new Set(["/sign-up/email", "/request-password-reset"]);
+
+/**
+ * The least time those take to answer. Both branches do the same kind of work (a password hash
+ * and an email queued for sign-up, a lookup and maybe a token for reset), but not the same number
+ * of database writes: a floor above either makes them indistinguishable by timing.
+ */
+const UNIFORM_ANSWER_MS = 400;
+
+/** Endpoints that may queue an email: on Vercel the queue is drained after the answer (docs/security.md, Email). */
+const SENDS_EMAIL: ReadonlySet<string> = new Set([
+  "/sign-up/email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+  "/change-email",
+  "/change-password",
+  "/verify-email",
 ]);
 
 /** The endpoints that check a password (turning two-factor sign-in on or off also takes a code). */
@@ -119,7 +153,10 @@ function emailSubject(email: unknown): string {
 }
 
 /** What a credential check's before hook learned, for its after hook (keyed by the request). */
-const passwordChecks = new WeakMap<Request, { subject: string; userId?: string; sessionToken?: string }>();
+const passwordChecks = new WeakMap<Request, { subject: string }>();
+
+/** An email change being confirmed from the new address, as its before hook found it (keyed by the request). */
+const emailChangeConfirmations = new WeakMap<Request, { userId: string; oldEmail: string; newEmail: string; sessionToken?: string }>();
 
 function createAuth() {
   const db = getDb();
@@ -164,19 +201,34 @@ function createAuth() {
       enabled: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
+      // Sign-up answers alike whether or not the address has an account, so it never signs in
+      // (the sign-up page signs in next); a known address is told by email instead
+      // (docs/security.md, No account enumeration).
+      autoSignIn: false,
+      onExistingUserSignUp: ({ user }, request) => queueAccountExistsEmail(user, originOf(request)),
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, url, token }) => queuePasswordResetEmail(user, new URL(url).origin, token),
+      onPasswordReset: ({ user }, request) => queueNotice(user, originOf(request), "password-changed"),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: 24 * 60 * 60,
+      // Also the confirmation of a new address (user.changeEmail below): its token says so.
+      sendVerificationEmail: ({ user, url, token }) => queueVerificationEmail(user, new URL(url).origin, token),
     },
     user: {
       additionalFields: {
         handle: { type: "string", required: true, input: true },
         plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
-      // Account settings (/dashboard/account). No email is ever sent, so addresses are never
-      // verified: a change applies at once, takes the current password and ends the owner's other
-      // sessions (the hooks below). Deletion asks for the password; blogs, keys, usage and
+      // Account settings (/dashboard/account). An email change takes the current password, applies
+      // once confirmed from the new address, tells the old one and ends the owner's other sessions
+      // (the hooks below). Deletion asks for the password; blogs, keys, usage and
       // the request log go with the account (foreign keys' cascades, and the triggers of the
       // blog_day_count and public_content_version migrations); images' files are removed from
       // their store first (an S3 bucket has no cascade).
-      changeEmail: { enabled: true, updateEmailWithoutVerification: true },
+      changeEmail: { enabled: true },
       deleteUser: { enabled: true, beforeDelete: (user) => removeAccountImages(db, user.id) },
     },
     plugins: [
@@ -199,6 +251,9 @@ function createAuth() {
       max: 100,
       customRules: {
         "/sign-up/email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/request-password-reset": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/reset-password": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
+        "/send-verification-email": { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE },
         ...Object.fromEntries([...CREDENTIAL_CHECKS].map((path) => [path, { window: 60, max: AUTH_ATTEMPTS_PER_MINUTE }])),
       },
       customStorage: {
@@ -259,7 +314,7 @@ function createAuth() {
               { "Retry-After": String(waitSeconds) },
             );
           }
-          if (ctx.request) passwordChecks.set(ctx.request, { subject, userId: session?.user.id, sessionToken: session?.session.token });
+          if (ctx.request) passwordChecks.set(ctx.request, { subject });
           // better-auth's own change-email checks no password: this one does, before anything changes.
           if (ctx.path === "/change-email" && session) {
             const { password } = ctx.body as { password: string };
@@ -280,17 +335,39 @@ function createAuth() {
             if (!verified) throw new APIError("UNAUTHORIZED", { message: "Invalid code", code: "INVALID_CODE" });
           }
         }
+        // The link of an email change, followed from the new address: what it changes, if it still can.
+        if (ctx.path === "/verify-email" && ctx.request) {
+          const claims = verificationTokenClaims(ctx.query?.token);
+          if (claims?.requestType !== "change-email-verification" || !claims.userId || !claims.updateTo) return;
+          const owner = await db.user.findUnique({ where: { id: claims.userId }, select: { email: true } });
+          if (owner?.email !== claims.email) return;
+          const session = await getSessionFromCtx(ctx);
+          emailChangeConfirmations.set(ctx.request, {
+            userId: claims.userId,
+            oldEmail: claims.email,
+            newEmail: claims.updateTo,
+            sessionToken: session?.user.id === claims.userId ? session.session.token : undefined,
+          });
+        }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        const confirmation = ctx.request && emailChangeConfirmations.get(ctx.request);
+        if (confirmation) {
+          const owner = await db.user.findUnique({ where: { id: confirmation.userId }, select: { email: true, name: true } });
+          if (owner?.email !== confirmation.newEmail) return;
+          // Whoever held another session of the owner's loses it with the old address, which is told.
+          const sessions = await ctx.context.internalAdapter.listSessions(confirmation.userId);
+          await Promise.all(sessions.filter((s) => s.token !== confirmation.sessionToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
+          await queueNotice({ email: confirmation.oldEmail, name: owner.name }, new URL(ctx.context.baseURL).origin, "email-changed", `it is now ${confirmation.newEmail}`);
+          return;
+        }
         const check = ctx.request && passwordChecks.get(ctx.request);
         // A right password is not yet a sign-in while its second factor is to come.
         const succeeded = ctx.path === "/sign-in/email" ? Boolean(ctx.context.newSession && !ctx.context.newSession.user.twoFactorEnabled) : !isAPIError(ctx.context.returned);
         if (!check || !succeeded) return;
         await authThrottle().perEmail.succeeded(check.subject);
-        // Whoever held another session of the owner's loses it with the old address.
-        if (ctx.path === "/change-email" && check.userId) {
-          const sessions = await ctx.context.internalAdapter.listSessions(check.userId);
-          await Promise.all(sessions.filter((s) => s.token !== check.sessionToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
+        if (ctx.path === "/change-password" && ctx.context.session) {
+          await queueNotice(ctx.context.session.user, new URL(ctx.context.baseURL).origin, "password-changed");
         }
       }),
     },
@@ -334,7 +411,20 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 
 async function answerAuthRequest(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  if (!AUTH_ENDPOINTS.has(url.pathname.slice(AUTH_BASE_PATH.length))) return authError(404, "NOT_FOUND", "Not found");
+  const endpoint = url.pathname.slice(AUTH_BASE_PATH.length);
+  if (!AUTH_ENDPOINTS.has(endpoint)) return authError(404, "NOT_FOUND", "Not found");
+  if (!UNIFORM_ANSWERS.has(endpoint)) return answerAuthEndpoint(request, url, endpoint);
+  const startedAt = Date.now();
+  const response = await answerAuthEndpoint(request, url, endpoint);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, UNIFORM_ANSWER_MS - (Date.now() - startedAt))));
+  // better-auth's sign-up answer holds the account (a made-up one for a known address): ours holds nothing.
+  if (endpoint !== "/sign-up/email" || response.status !== 200) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return Response.json({ status: true }, { status: 200, headers });
+}
+
+async function answerAuthEndpoint(request: Request, url: URL, endpoint: string): Promise<Response> {
   const refusal = crossOriginRefusal(request);
   if (refusal) return refusal;
   const body = await boundedBody(request);
@@ -353,6 +443,7 @@ async function answerAuthRequest(request: Request): Promise<Response> {
     const failure = toApiError(error);
     return authError(failure.httpStatus(), failure.apiCode, failure.message);
   }
+  if (SENDS_EMAIL.has(endpoint)) sendQueuedEmailsOnVercel();
   const retryAfter = response.headers.get("X-Retry-After");
   if (response.status === 429 && retryAfter && !response.headers.has("Retry-After")) {
     response.headers.set("Retry-After", retryAfter);
@@ -393,6 +484,11 @@ async function pendingSignInEmail(ctx: Parameters<Parameters<typeof createAuthMi
   return user?.email;
 }
 
+/** The app's origin as better-auth was handed the request (answerAuthEndpoint): the links of its emails start with it. */
+function originOf(request: Request | undefined): string {
+  return configuredOrigin ?? (request ? new URL(request.url).origin : "");
+}
+
 function normalizedHandle(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
 }
@@ -412,6 +508,7 @@ export type SessionUser = {
   name: string;
   handle: string;
   plan: Plan;
+  emailVerified: boolean;
   twoFactorEnabled: boolean;
 };
 
@@ -419,6 +516,6 @@ export type SessionUser = {
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const { id, email, name, handle, plan, twoFactorEnabled } = session.user;
-  return { id, email, name, handle: handle ?? "", plan: PLANS.find((p) => p === plan) ?? "free", twoFactorEnabled: twoFactorEnabled === true };
+  const { id, email, name, handle, plan, emailVerified, twoFactorEnabled } = session.user;
+  return { id, email, name, handle: handle ?? "", plan: PLANS.find((p) => p === plan) ?? "free", emailVerified, twoFactorEnabled: twoFactorEnabled === true };
 }

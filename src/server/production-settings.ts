@@ -3,7 +3,7 @@ import "server-only";
  * The settings a deployment on Vercel cannot run safely without (docs/security.md): there every
  * instance is a separate process, so a per-process session secret would sign users out between
  * instances, and limits kept in one instance's memory would not limit anything. Missing ones are
- * refused rather than degraded. A single machine (`npm start`) may go without: the launcher keeps
+ * refused rather than degraded; so is email, which there cannot fall back to a log anyone reads. A single machine (`npm start`) may go without: the launcher keeps
  * a generated secret under DATA_DIR and limits in process, and says so at start.
  */
 
@@ -21,5 +21,7 @@ export function missingDeploymentSettings(environment: Record<string, string | u
   if (!hasUpstash && !isSet("REDIS_URL")) {
     problems.push("no shared rate-limit store: set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or REDIS_URL");
   }
+  if (!isSet("SMTP_URL")) problems.push("SMTP_URL is not set (e.g. smtps://user:password@smtp.example.com:465; verification and reset links are emailed)");
+  if (!isSet("EMAIL_FROM")) problems.push("EMAIL_FROM is not set (e.g. Blog Manager <no-reply@example.com>)");
   return problems.length ? `Refusing to start on Vercel: ${problems.join("; ")}` : undefined;
 }

@@ -24,7 +24,7 @@ const freshDataDir = tempDirMaker("blogmgr-launcher-");
 /** The test run's environment without the settings each case chooses itself. */
 function baseEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-  for (const name of ["DATABASE_URL", "REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "BETTER_AUTH_SECRET", "BETTER_AUTH_URL", "VERCEL", "SEED_DEMO", "NODE_ENV"]) {
+  for (const name of ["DATABASE_URL", "REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "BETTER_AUTH_SECRET", "BETTER_AUTH_URL", "VERCEL", "SEED_DEMO", "NODE_ENV", "SMTP_URL", "EMAIL_FROM"]) {
     delete env[name];
   }
   return { ...env, ...overrides };
@@ -168,6 +168,18 @@ describe("npm start", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("UPSTASH_REDIS_REST_URL");
     expect(lines[0]).toContain("REDIS_URL");
+  });
+
+  it("on Vercel without SMTP_URL and EMAIL_FROM refuses to start, in one line naming both", async () => {
+    const { code, lines } = await refusal(
+      PRODUCTION_LAUNCHER,
+      ["start"],
+      baseEnv({ VERCEL: "1", DATABASE_URL: UNREACHABLE_DATABASE, BETTER_AUTH_SECRET: "s".repeat(40), REDIS_URL: "redis://127.0.0.1:6379", DATA_DIR: await freshDataDir() }),
+    );
+    expect(code).not.toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("SMTP_URL");
+    expect(lines[0]).toContain("EMAIL_FROM");
   });
 });
 

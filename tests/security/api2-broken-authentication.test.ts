@@ -38,7 +38,10 @@ async function signUp(baseUrl: string): Promise<{ email: string; cookie: string 
     localAddress: freshLoopbackAddress(),
   });
   expect(answer.status).toBe(200);
-  return { email, cookie: sessionCookie(answer) };
+  // Sign-up starts no session (docs/security.md, No account enumeration): the sign-up page signs in next.
+  const signedIn = await signIn(baseUrl, email, PASSWORD, { localAddress: freshLoopbackAddress() });
+  expect(signedIn.status).toBe(200);
+  return { email, cookie: sessionCookie(signedIn) };
 }
 
 /** 401 for a wrong password, never 429, for `count` attempts; then the answer to one more. */

@@ -25,7 +25,13 @@ async function signUp(extra: Record<string, unknown> = {}): Promise<Owner> {
   });
   expect(answer.status, answer.body).toBe(200);
   const user = await db().user.findUniqueOrThrow({ where: { email } });
-  return { id: user.id, handle, cookie: sessionCookie(answer) };
+  // Sign-up starts no session (docs/security.md, No account enumeration): signing in does.
+  const signedIn = await httpRequest(apiBaseUrl(), "/api/auth/sign-in/email", {
+    method: "POST",
+    body: { email, password: "correct-horse-battery" },
+    localAddress: freshLoopbackAddress(),
+  });
+  return { id: user.id, handle, cookie: sessionCookie(signedIn) };
 }
 
 function updateUser(owner: Owner, body: Record<string, unknown>) {

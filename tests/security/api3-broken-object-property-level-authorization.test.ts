@@ -173,7 +173,7 @@ describe("an account's plan", () => {
     if (answer.status === 200) {
       expect(user?.plan).toBe("free");
       expect(JSON.stringify(answer.body)).not.toContain("enterprise");
-      expect((await trpc(answer.cookie!, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
+      expect((await trpc(await signIn(account), "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
     } else {
       expect(user).toBeNull();
     }
@@ -183,7 +183,7 @@ describe("an account's plan", () => {
     const account = newAccount();
     const signedUp = await authPost("/sign-up/email", account);
     expect(signedUp.status).toBe(200);
-    const answer = await authPost("/update-user", { plan: "enterprise" }, signedUp.cookie);
+    const answer = await authPost("/update-user", { plan: "enterprise" }, await signIn(account));
     expect(answer.status).toBe(400);
     expect((await db().user.findUniqueOrThrow({ where: { email: account.email } })).plan).toBe("free");
   });

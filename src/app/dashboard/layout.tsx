@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { SignOutButton } from "~/components/auth/sign-out-button";
 import { Brand } from "~/components/brand";
 import { DashboardNav } from "~/components/dashboard/nav";
+import { EmailVerificationBanner } from "~/components/dashboard/email-verification-banner";
 import { NewKeyDialog } from "~/components/dashboard/new-key-dialog";
 import { requireSessionUser } from "~/server/session";
 import { TRPCReactProvider } from "~/trpc/react";
@@ -29,7 +30,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <DashboardNav />
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <main className="mx-auto max-w-6xl px-4 py-6">
+        <Suspense>
+          <EmailVerificationBanner email={user.email} verified={user.emailVerified} />
+        </Suspense>
+        {children}
+      </main>
       <NewKeyDialog />
     </TRPCReactProvider>
   );

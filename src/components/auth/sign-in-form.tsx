@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
@@ -131,6 +132,11 @@ function SecondFactorForm({ step, onSwitch, onRestart, onSignedIn }: { step: "to
           />
         )}
       </Field>
+      <p className="text-right text-sm">
+        <Link href="/forgot-password" className="font-medium text-indigo-700 underline">
+          Forgot password?
+        </Link>
+      </p>
       <p role="alert" className="min-h-5 text-sm text-red-600">
         {error}
       </p>

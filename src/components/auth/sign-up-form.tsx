@@ -43,7 +43,9 @@ export function SignUpForm() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    const { error } = await authClient.signUp.email({ ...values, name: values.name || values.handle });
+    // Sign-up answers alike for a new address and one that has an account (docs/security.md, No
+    // account enumeration) and signs no one in: signing in with the same details does.
+    const { error } = await authClient.signUp.email({ ...values, name: values.name || values.handle, callbackURL: "/dashboard?verified=1" });
     if (error) {
       const message = authErrorMessage(error);
       const code = (error as { code?: string }).code;
@@ -52,10 +54,19 @@ export function SignUpForm() {
           ? { handle: message }
           : code === "INVALID_NAME"
             ? { name: message }
-            : code?.startsWith("USER_ALREADY_EXISTS")
-            ? { email: message }
             : { form: message },
       );
+      setPending(false);
+      return;
+    }
+    const signIn = await authClient.signIn.email({ email: values.email, password: values.password });
+    if (signIn.error) {
+      setErrors({
+        form:
+          signIn.error.status === 429
+            ? `Check ${values.email}: we sent you an email. Too many sign-in attempts from here just now: wait a minute, then sign in.`
+            : `Check ${values.email}: we sent you an email. If you already have an account, sign in or reset your password.`,
+      });
       setPending(false);
       return;
     }

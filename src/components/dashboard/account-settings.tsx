@@ -82,7 +82,6 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
 }
 
 function EmailForm({ email }: { email: string }) {
-  const router = useRouter();
   const [errors, setErrors] = useState<Errors<"email" | "password">>({});
   const [done, setDone] = useState("");
   const [pending, setPending] = useState(false);
@@ -102,19 +101,16 @@ function EmailForm({ email }: { email: string }) {
     setPending(true);
     // The password is checked by the app (src/server/auth.ts); better-auth's client passes it along.
     const { error } = await authClient.changeEmail({ newEmail, password } as Parameters<typeof authClient.changeEmail>[0]);
-    // better-auth answers alike whether or not the address is free (it reveals no accounts): the session tells.
-    const session = error ? null : await authClient.getSession();
     setPending(false);
     if (error) return setErrors(error.code === "INVALID_PASSWORD" ? { password: "That is not your password." } : { form: authErrorMessage(error) });
     formElement.querySelector<HTMLInputElement>("input[name=password]")!.value = "";
-    if (session?.data?.user.email !== newEmail) return setErrors({ email: "That address can't be used: choose another." });
-    setDone(`Saved. Sign in with ${newEmail} from now on.`);
-    router.refresh();
+    // better-auth answers alike whether or not the address is free (it reveals no accounts): the change waits for the link.
+    setDone(`We sent a confirmation link to ${newEmail}. Your address changes when you follow it; until then, sign in with ${email}.`);
   }
   return (
     <SettingsCard title="Email" done={done} error={errors.form}>
       <form onSubmit={onSubmit} noValidate className="grid gap-x-6 md:grid-cols-2">
-        <Field label="Email" hint="You sign in with it. Changing it signs out your other sessions." error={errors.email}>
+        <Field label="Email" hint="You sign in with it. A new address is confirmed by a link sent to it; the change then signs out your other sessions." error={errors.email}>
           {(props) => <Input {...props} name="email" type="email" defaultValue={email} autoComplete="email" />}
         </Field>
         <Field label="Your password" error={errors.password}>

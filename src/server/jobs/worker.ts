@@ -1,13 +1,14 @@
 import "server-only";
 // Runs the background jobs on graphile-worker, in the same PostgreSQL as the app, so jobs survive
-// restarts: webhook deliveries (src/server/webhooks/tasks.ts) and scheduled publishing
-// (src/server/blogs/scheduled-publishing.ts). The production server and `npm run dev` run a worker
+// restarts: webhook deliveries (src/server/webhooks/tasks.ts), scheduled publishing
+// (src/server/blogs/scheduled-publishing.ts) and emails (src/server/email/send-email.ts). The production server and `npm run dev` run a worker
 // in process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
 import { EventEmitter } from "node:events";
 import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
 import { log } from "~/server/log";
 import { PUBLISHING_TASKS } from "~/server/blogs/scheduled-publishing";
 import { WEBHOOK_TASKS } from "~/server/webhooks/tasks";
+import { EMAIL_TASKS } from "~/server/email/send-email";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
@@ -38,6 +39,7 @@ function taskList(connectionString: string): TaskList {
   return {
     ...WEBHOOK_TASKS,
     ...PUBLISHING_TASKS,
+    ...EMAIL_TASKS,
     async webhook_maintenance(payload, helpers) {
       await WEBHOOK_TASKS.webhook_maintenance!(payload, helpers);
       const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });

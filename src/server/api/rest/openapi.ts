@@ -15,6 +15,7 @@ const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]
   MISSING_API_KEY: ["API key is required"],
   INVALID_API_KEY: ["Invalid API key"],
   INSUFFICIENT_PERMISSIONS: ["This API key lacks the read:blogs permission"],
+  EMAIL_NOT_VERIFIED: ["Confirm your email address before creating API keys or webhook endpoints", "Confirm your email address before creating API keys or webhook endpoints: follow the link emailed to owner@example.com, or send a new one with Resend above"],
   RATE_LIMIT_EXCEEDED: [
     "Rate limit exceeded",
     "Hourly limit of 100 requests exceeded; the limit resets at 2026-11-22T04:00:00.000Z",

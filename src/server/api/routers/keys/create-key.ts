@@ -6,6 +6,8 @@ import { PERMISSIONS } from "~/shared/permissions";
 import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";
+import { requireVerifiedEmail } from "../../require-verified-email";
+import { queueOwnerNotice } from "~/server/email/account-emails";
 
 export const createKeyInput = z.object({
   name: z.string(),
@@ -16,10 +18,13 @@ export const createKeyInput = z.object({
 });
 
 /**
- * Owner only (no permission, no OpenAPI meta): creates a key within the account's active-key quota; the full key is in this answer
- * only (only its hash is stored).
+ * Owner only (no permission, no OpenAPI meta), once the owner's address is confirmed: creates a key
+ * within the account's active-key quota; the full key is in this answer only (only its hash is
+ * stored). The owner is told by email (docs/security.md, Security notices).
  */
 export const createKeyProcedure = procedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
+  requireVerifiedEmail(ctx.caller);
   const created = await withinActiveKeyQuota(ctx.db, callerAccount(ctx.caller).id, () => createApiKey(ctx.db, { accountId: callerAccount(ctx.caller).id, ...input }));
+  if (ctx.caller.kind === "owner") await queueOwnerNotice(ctx.caller.user, ctx.headers, "api-key-created", `"${input.name.trim()}"`);
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });

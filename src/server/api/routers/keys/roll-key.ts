@@ -4,15 +4,20 @@ import { endKeyGrace, rollApiKey } from "~/server/keys/roll-api-key";
 import { callerAccount } from "~/server/accounts/caller";
 import { DEFAULT_GRACE, GRACE_OPTIONS } from "~/shared/key-grace";
 import { procedure } from "../../trpc";
+import { queueOwnerNotice } from "~/server/email/account-emails";
 
 /**
  * Owner only (no permission, no OpenAPI meta): replaces an active key by a new one (shown in this
- * answer only); the old one works until the grace ends.
+ * answer only); the old one works until the grace ends. The owner is told by email (docs/security.md, Security notices).
  */
 export const rollKeyProcedure = procedure
   .input(z.object({ id: z.string().min(1), grace: z.enum(GRACE_OPTIONS).default(DEFAULT_GRACE) }))
   .mutation(async ({ ctx, input }) => {
     const rolled = await rollApiKey(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id });
+    if (ctx.caller.kind === "owner") {
+      const { name } = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: rolled.id }, select: { name: true } });
+      await queueOwnerNotice(ctx.caller.user, ctx.headers, "api-key-rolled", `"${name}"`);
+    }
     return { ...rolled, expiresAt: rolled.expiresAt?.toISOString() ?? null, graceEndsAt: rolled.graceEndsAt.toISOString() };
   });
 

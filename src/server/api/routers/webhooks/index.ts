@@ -14,6 +14,7 @@ import {
 } from "~/server/webhooks/endpoints";
 import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
 import { createTRPCRouter, procedure } from "../../trpc";
+import { requireVerifiedEmail } from "../../require-verified-email";
 
 const endpointId = z.object({ id: z.string().min(1) });
 const eventTypes = z.array(z.string()).max(WEBHOOK_EVENT_TYPES.length, { error: `at most ${WEBHOOK_EVENT_TYPES.length} event types` });
@@ -26,7 +27,10 @@ export const webhooksRouter = createTRPCRouter({
   list: procedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
   create: procedure
     .input(z.object({ url: z.string().max(4_096), eventTypes, description: z.string().optional() }))
-    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+    .mutation(({ ctx, input }) => {
+      requireVerifiedEmail(ctx.caller);
+      return createWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id });
+    }),
   setEnabled: procedure
     .input(endpointId.extend({ enabled: z.boolean() }))
     .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),

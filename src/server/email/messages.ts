@@ -1,0 +1,104 @@
+import "server-only";
+/**
+ * Every email the app sends, rendered from one description (docs/security.md, Email): a subject,
+ * a plain-text part, an HTML part and the links it carries (the development log prints them).
+ */
+
+/** Security notices: something changed on the account; the owner should act if it was not them. */
+export const NOTICE_KINDS = {
+  "password-changed": "Your password was changed",
+  "email-changed": "Your account's email address was changed",
+  "api-key-created": "A new API key was created",
+  "api-key-rolled": "An API key was rolled",
+  "two-factor-enabled": "Two-factor sign-in was turned on",
+  "two-factor-disabled": "Two-factor sign-in was turned off",
+  "passkey-added": "A passkey was added",
+  "passkey-removed": "A passkey was removed",
+} as const;
+
+export type NoticeKind = keyof typeof NOTICE_KINDS;
+
+/** What to send and to whom; the job's payload (src/server/email/send-email.ts). */
+export type Email =
+  | { kind: "verify-email"; to: string; name: string; url: string }
+  | { kind: "confirm-new-email"; to: string; name: string; url: string }
+  | { kind: "reset-password"; to: string; name: string; url: string }
+  | { kind: "account-exists"; to: string; name: string; signInUrl: string; resetUrl: string }
+  | { kind: "notice"; to: string; name: string; notice: NoticeKind; detail?: string; settingsUrl: string };
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+interface Content {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  after?: string[];
+}
+
+function contentOf(email: Email): Content {
+  const greeting = `Hello ${email.name},`;
+  switch (email.kind) {
+    case "verify-email":
+      return {
+        subject: "Confirm your email address",
+        paragraphs: [greeting, "Confirm this address to finish setting up your Blog Manager account."],
+        action: { label: "Confirm my address", url: email.url },
+        after: ["The link is valid for 24 hours. If you did not sign up, ignore this email."],
+      };
+    case "confirm-new-email":
+      return {
+        subject: "Confirm your new email address",
+        paragraphs: [greeting, `Confirm ${email.to} as the new address of your Blog Manager account.`],
+        action: { label: "Confirm the new address", url: email.url },
+        after: ["The link is valid for 24 hours. Until you follow it, your account keeps its current address."],
+      };
+    case "reset-password":
+      return {
+        subject: "Reset your password",
+        paragraphs: [greeting, "Someone (we hope you) asked to reset the password of your Blog Manager account."],
+        action: { label: "Choose a new password", url: email.url },
+        after: ["The link is valid for 1 hour and works once; using it signs you out everywhere. If you did not ask, ignore this email: your password stays as it is."],
+      };
+    case "account-exists":
+      return {
+        subject: "You already have an account",
+        paragraphs: [greeting, "Someone (we hope you) tried to sign up with this address, which already has a Blog Manager account. No second account was made."],
+        action: { label: "Sign in", url: email.signInUrl },
+        after: [`Forgot your password? Reset it: ${email.resetUrl}`],
+      };
+    case "notice":
+      return {
+        subject: NOTICE_KINDS[email.notice],
+        paragraphs: [greeting, `${NOTICE_KINDS[email.notice]} on your Blog Manager account${email.detail ? `: ${email.detail}` : "."}`],
+        action: { label: "Review your account", url: email.settingsUrl },
+        after: ["If this was you, there is nothing to do. If not, reset your password at once and review your API keys."],
+      };
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+export function renderEmail(email: Email): RenderedEmail {
+  const { subject, paragraphs, action, after = [] } = contentOf(email);
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), ...after, "— Blog Manager"].join("\n\n");
+  const html = [
+    `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">`,
+    ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(action
+      ? [`<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:8px 16px;background:#111;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(action.label)}</a></p>`]
+      : []),
+    ...after.map((paragraph) => `<p style="color:#555">${escapeHtml(paragraph)}</p>`),
+    `<p>— Blog Manager</p></body></html>`,
+  ].join("\n");
+  const links = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
+  return { subject, text, html, links };
+}

@@ -1,0 +1,36 @@
+import "server-only";
+// The send_email job (docs/security.md, Email): one queued email, sent over SMTP_URL from
+// EMAIL_FROM. A failure throws, and graphile-worker retries the job later. Without SMTP_URL
+// (development) the email is written to the server's log with its links instead.
+import type { TaskList } from "graphile-worker";
+import { createTransport, type Transporter } from "nodemailer";
+import { env } from "~/env";
+import { log } from "~/server/log";
+import { renderEmail, type Email } from "./messages";
+
+/** Used without EMAIL_FROM, off Vercel only (production-settings.ts requires it there). */
+const DEVELOPMENT_SENDER = "Blog Manager <no-reply@localhost>";
+
+const globalForMail = globalThis as unknown as { mailTransport?: Transporter };
+
+function mailTransport(smtpUrl: string): Transporter {
+  // Seconds rather than nodemailer's minutes: a job waiting on a dead server holds a worker slot.
+  globalForMail.mailTransport ??= createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return globalForMail.mailTransport;
+}
+
+export async function sendEmail(email: Email): Promise<void> {
+  const { subject, text, html, links } = renderEmail(email);
+  if (!env.SMTP_URL) {
+    log.info({ email: { kind: email.kind, to: email.to, subject, links } }, "email (no SMTP_URL: written here instead of sent)");
+    return;
+  }
+  await mailTransport(env.SMTP_URL).sendMail({ from: env.EMAIL_FROM ?? DEVELOPMENT_SENDER, to: email.to, subject, text, html });
+  log.info({ email: { kind: email.kind } }, "email sent");
+}
+
+export const EMAIL_TASKS: TaskList = {
+  async send_email(payload) {
+    await sendEmail(payload as Email);
+  },
+};
