@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import { collectProblems, expectAccessible, PASSWORD, signUp, submitWaitingOutLimit, VIEWPORTS } from "./support";
+import { emailsTo } from "../tests/support/mailbox";
 
 /**
  * Second factors from the account page at a phone's and a laptop's width (docs/security.md):
@@ -70,6 +71,10 @@ for (const viewport of VIEWPORTS) {
       await dialog.getByRole("button", { name: "Remove passkey" }).click();
       await expect(passkeys.getByText('Passkey "Home laptop" removed.')).toBeVisible();
       await expect(passkeys.getByText("No passkeys yet.")).toBeVisible();
+      // Both changes were emailed to the owner (docs/security.md, Security notices).
+      await expect
+        .poll(async () => (await emailsTo(`pk-${run}@example.test`)).map((email) => email.subject), { timeout: 20_000 })
+        .toEqual(expect.arrayContaining(["A passkey was added", "A passkey was removed"]));
       expect(problems).toEqual([]);
     });
 

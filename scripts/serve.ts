@@ -113,7 +113,7 @@ if (demo?.apiKey) {
 /**
  * What a production server on one machine goes without, said once here rather than by each
  * process or route bundle: a session secret from the environment (a generated one is kept under
- * DATA_DIR, owner-only) and a shared rate-limit store. On Vercel both are required.
+ * DATA_DIR, owner-only), a shared rate-limit store, and the origin of emailed links. On Vercel all are required.
  */
 async function announceSingleMachineSettings(): Promise<void> {
   if (!process.env.BETTER_AUTH_SECRET) {
@@ -125,5 +125,8 @@ async function announceSingleMachineSettings(): Promise<void> {
   }
   if (!(process.env.UPSTASH_REDIS_REST_URL && process.env.UPSTASH_REDIS_REST_TOKEN) && !process.env.REDIS_URL) {
     log.warn("No rate-limit store (UPSTASH_REDIS_REST_URL and _TOKEN, or REDIS_URL): limits are kept in this process, exact for one server only");
+  }
+  if (process.env.SMTP_URL && !process.env.BETTER_AUTH_URL) {
+    log.warn("SMTP_URL is set without BETTER_AUTH_URL: emails with links are sent only to requests made at this machine (localhost), as a forged Host could redirect them");
   }
 }

@@ -29,6 +29,7 @@ import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 import { removeAccountImages } from "~/server/images/images";
 import { sendQueuedEmailsOnVercel } from "~/server/email/queue-email";
+import type { NoticeKind } from "~/server/email/messages";
 import {
   queueAccountExistsEmail,
   queueNotice,
@@ -127,6 +128,15 @@ const CODE_CHECKS: ReadonlySet<string> = new Set(["/two-factor/verify-totp", "/t
  * of the account they check (docs/security.md, Sign-in).
  */
 const CREDENTIAL_CHECKS: ReadonlySet<string> = new Set([...PASSWORD_CHECKS, ...CODE_CHECKS]);
+
+/** The signed-in changes an owner is emailed about (docs/security.md, Security notices); turning two-factor sign-in on is told by its first code. */
+const SECURITY_NOTICES: Readonly<Record<string, NoticeKind>> = {
+  "/change-password": "password-changed",
+  "/two-factor/disable": "two-factor-disabled",
+  "/two-factor/generate-backup-codes": "backup-codes-replaced",
+  "/passkey/verify-registration": "passkey-added",
+  "/passkey/delete-passkey": "passkey-removed",
+};
 
 /** The largest body /api/auth reads: its forms send a few hundred bytes. */
 export const AUTH_MAX_BODY_BYTES = 64 * 1024;
@@ -364,10 +374,15 @@ function createAuth() {
         const check = ctx.request && passwordChecks.get(ctx.request);
         // A right password is not yet a sign-in while its second factor is to come.
         const succeeded = ctx.path === "/sign-in/email" ? Boolean(ctx.context.newSession && !ctx.context.newSession.user.twoFactorEnabled) : !isAPIError(ctx.context.returned);
-        if (!check || !succeeded) return;
-        await authThrottle().perEmail.succeeded(check.subject);
-        if (ctx.path === "/change-password" && ctx.context.session) {
-          await queueNotice(ctx.context.session.user, new URL(ctx.context.baseURL).origin, "password-changed");
+        if (check && succeeded) await authThrottle().perEmail.succeeded(check.subject);
+        const owner = ctx.context.session?.user;
+        if (!owner || isAPIError(ctx.context.returned)) return;
+        // A code confirmed while signed in turns two-factor sign-in on when it was off (its setup);
+        // the session's user is as loaded before the change.
+        const notice = ctx.path === "/two-factor/verify-totp" ? (owner.twoFactorEnabled ? undefined : "two-factor-enabled") : SECURITY_NOTICES[ctx.path];
+        if (notice) {
+          const detail = ctx.path === "/passkey/verify-registration" && typeof ctx.body?.name === "string" ? `"${ctx.body.name.trim()}"` : undefined;
+          await queueNotice(owner, new URL(ctx.context.baseURL).origin, notice, detail);
         }
       }),
     },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
-import { acceptMailTo, emailsTo, refuseMailTo, refusedAttempts, uniqueEmail, waitForEmails, waitForLink } from "../support/mailbox";
+import { httpRequest, uniqueEmail } from "../support/http-client";
+import { acceptMailTo, emailsTo, refuseMailTo, refusedAttempts, waitForEmails, waitForLink } from "../support/mailbox";
 
 /**
  * The account emails against the built server and a real SMTP server (scripts/lib/mailbox.ts),
@@ -76,6 +77,21 @@ describe("sign-up, verification and password reset, by the emailed links", () =>
     expect(answer.status).toBe(400);
     expect(answer.body.code).toBe("INVALID_TOKEN");
     await signIn(account);
+  });
+
+  it("mails no link made from a forged Host: without BETTER_AUTH_URL, links start only with this machine's origin", async () => {
+    const account = await createTestAccount();
+    const forged = await httpRequest(apiBaseUrl(), "/api/auth/request-password-reset", {
+      method: "POST",
+      headers: { host: "evil.example", origin: "http://evil.example", "content-type": "application/json" },
+      body: { email: account.email },
+    });
+    expect(forged.status).toBe(200);
+    expect((await authPost("/request-password-reset", { email: account.email })).status).toBe(200);
+    const { link } = await waitForLink(account.email);
+    expect(new URL(link).origin).toBe(new URL(apiBaseUrl()).origin);
+    // The forged request came first: had it queued an email, the worker would have sent it by now.
+    expect(await emailsTo(account.email)).toHaveLength(1);
   });
 
   it("answers a reset at once while the mail server is down; the email arrives once it is back", async () => {

@@ -4,6 +4,7 @@ import { AUTH_ATTEMPTS_PER_MINUTE, SIGN_IN_BACKOFF } from "~/server/auth";
 import { apiBaseUrl, createTestAccount, db, type TestAccount } from "../support/api";
 import { authPost, signIn } from "../support/dashboard";
 import { atStartOfAMinute, freshLoopbackAddress, httpRequest, uniqueEmail } from "../support/http-client";
+import { emailsTo } from "../support/mailbox";
 
 /**
  * Two-factor sign-in (better-auth's twoFactor plugin, docs/security.md) and the session list of the
@@ -50,6 +51,12 @@ async function passwordStep(account: Pick<TestAccount, "email">, localAddress = 
   return cookies;
 }
 
+
+/** The security notice reached the owner's inbox exactly once (docs/security.md, Security notices). */
+async function expectNotice(email: string, subject: string): Promise<void> {
+  await expect.poll(async () => (await emailsTo(email)).filter((received) => received.subject === subject).length, { timeout: 20_000 }).toBe(1);
+}
+
 describe("two-factor sign-in", () => {
   it("is turned on with the password and a first code from the app, then asked at every sign-in", async () => {
     const account = await createTestAccount();
@@ -74,6 +81,8 @@ describe("two-factor sign-in", () => {
     const signedIn = await authPost("/two-factor/verify-totp", { code: app.generate() }, pending);
     expect(signedIn.status).toBe(200);
     expect(await sessionEmail(signedIn.cookie!)).toBe(account.email);
+    // Emailed once: when it was turned on, not at a sign-in with a code.
+    await expectNotice(account.email, "Two-factor sign-in was turned on");
   });
 
   it("takes a backup code once, and never trusts a device to skip the code", async () => {
@@ -102,6 +111,7 @@ describe("two-factor sign-in", () => {
     expect(renewed.body.backupCodes).toHaveLength(10);
     expect((await authPost("/two-factor/verify-backup-code", { code: backupCodes[0] }, await passwordStep(account))).status).toBe(401);
     expect((await authPost("/two-factor/verify-backup-code", { code: renewed.body.backupCodes[0] }, await passwordStep(account))).status).toBe(200);
+    await expectNotice(account.email, "New backup codes were made, and the old ones no longer work");
   });
 
   it("is turned off only with the password and a code", async () => {
@@ -119,6 +129,7 @@ describe("two-factor sign-in", () => {
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect((await db().user.findUniqueOrThrow({ where: { id: account.id } })).twoFactorEnabled).toBe(false);
     expect(await db().twoFactor.count({ where: { userId: account.id } })).toBe(0);
+    await expectNotice(account.email, "Two-factor sign-in was turned off");
     // The password alone signs in again.
     await signIn(account);
   });

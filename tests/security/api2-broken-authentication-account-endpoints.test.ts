@@ -10,7 +10,7 @@ import { startProductionServer, type RunningServer } from "../../scripts/lib/nex
 import { AUTH_ATTEMPTS_PER_MINUTE, AUTH_ENDPOINTS, AUTH_MAX_BODY_BYTES, SIGN_IN_BACKOFF, getAuth } from "~/server/auth";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
-import { atStartOfAMinute, freshLoopbackAddress, httpRequest, postWithoutFinishing, sessionCookie, uniqueEmail, type HttpOptions } from "../support/http-client";
+import { atStartOfAMinute, freshLoopbackAddress, httpRequest, postWithoutFinishing, uniqueEmail, type HttpOptions } from "../support/http-client";
 
 const PASSWORD = "password-123";
 

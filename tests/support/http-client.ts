@@ -59,7 +59,8 @@ export async function atStartOfAMinute(): Promise<void> {
   if (second > 40) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
 }
 
-export const uniqueEmail = () => `t-${randomUUID()}@example.test`;
+/** An address no other test uses; the label tells a test's mail apart in a failure. */
+export const uniqueEmail = (label = "t") => `${label}-${randomUUID()}@example.test`;
 
 /** The session cookie a sign-up or sign-in answer set. */
 export function sessionCookie(answer: HttpAnswer): string {

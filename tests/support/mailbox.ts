@@ -2,7 +2,6 @@
  * The suite's mailbox (scripts/lib/mailbox.ts), which receives every email the suite's server
  * sends: messages read by recipient, so each test uses addresses of its own.
  */
-import { randomBytes } from "node:crypto";
 import type { CapturedEmail } from "../../scripts/lib/mailbox";
 
 export type { CapturedEmail };
@@ -11,11 +10,6 @@ function mailboxUrl(path: string, to: string): string {
   const base = process.env.MAILBOX_URL;
   if (!base) throw new Error("MAILBOX_URL is not set: run the tests with npm test, which starts the mailbox");
   return `${base}${path}?to=${encodeURIComponent(to)}`;
-}
-
-/** An address no other test uses. */
-export function uniqueEmail(label: string): string {
-  return `${label}-${randomBytes(6).toString("hex")}@example.test`;
 }
 
 export async function emailsTo(to: string): Promise<CapturedEmail[]> {

@@ -1,9 +1,10 @@
 import "server-only";
 // The emails of the account flows better-auth runs (src/server/auth.ts) and the security notices
 // (docs/security.md, Email), queued with their links on the app's own pages.
-import { requestOrigin } from "~/server/public-origin";
+import { log } from "~/server/log";
+import { configuredOrigin, requestOrigin } from "~/server/public-origin";
 import { queueEmail } from "./queue-email";
-import type { NoticeKind } from "./messages";
+import type { Email, NoticeKind } from "./messages";
 
 interface Recipient {
   email: string;
@@ -32,6 +33,24 @@ export function verificationTokenClaims(token: unknown): VerificationTokenClaims
   }
 }
 
+/**
+ * Queues an email whose links start with the app's origin: the configured one, else the request's
+ * only when that names this machine (a developer's `npm run dev`). Any other Host may be forged:
+ * a reset requested with `Host: evil.example` would mail the owner a link handing their token to
+ * that site (docs/security.md, Email), so without BETTER_AUTH_URL nothing is sent and the log says why.
+ */
+function queueWithLinks(origin: string, email: (linkOrigin: string) => Email): Promise<void> {
+  const linkOrigin = configuredOrigin ?? (isThisMachine(origin) ? origin : undefined);
+  if (linkOrigin) return queueEmail(email(linkOrigin));
+  log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
+  return Promise.resolve();
+}
+
+function isThisMachine(origin: string): boolean {
+  const { hostname } = new URL(origin);
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 function verifyLink(origin: string, token: string, landing: string): string {
   return `${origin}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(landing)}`;
 }
@@ -39,20 +58,20 @@ function verifyLink(origin: string, token: string, landing: string): string {
 /** The sign-up verification, or the confirmation of a new address (sent to it) when the token changes the email. */
 export function queueVerificationEmail(user: Recipient, origin: string, token: string): Promise<void> {
   const changesEmail = verificationTokenClaims(token)?.updateTo !== undefined;
-  return queueEmail(
+  return queueWithLinks(origin, (linkOrigin) =>
     changesEmail
-      ? { kind: "confirm-new-email", to: user.email, name: user.name, url: verifyLink(origin, token, EMAIL_CHANGED_PATH) }
-      : { kind: "verify-email", to: user.email, name: user.name, url: verifyLink(origin, token, VERIFIED_PATH) },
+      ? { kind: "confirm-new-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, EMAIL_CHANGED_PATH) }
+      : { kind: "verify-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, VERIFIED_PATH) },
   );
 }
 
 export function queuePasswordResetEmail(user: Recipient, origin: string, token: string): Promise<void> {
-  return queueEmail({ kind: "reset-password", to: user.email, name: user.name, url: `${origin}/reset-password?token=${encodeURIComponent(token)}` });
+  return queueWithLinks(origin, (linkOrigin) => ({ kind: "reset-password", to: user.email, name: user.name, url: `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}` }));
 }
 
 /** Instead of a second account for an address that has one. */
 export function queueAccountExistsEmail(user: Recipient, origin: string): Promise<void> {
-  return queueEmail({ kind: "account-exists", to: user.email, name: user.name, signInUrl: `${origin}/sign-in`, resetUrl: `${origin}/forgot-password` });
+  return queueWithLinks(origin, (linkOrigin) => ({ kind: "account-exists", to: user.email, name: user.name, signInUrl: `${linkOrigin}/sign-in`, resetUrl: `${linkOrigin}/forgot-password` }));
 }
 
 /** A security notice to the signed-in owner of a dashboard request (src/server/api/routers/keys). */
@@ -61,5 +80,5 @@ export function queueOwnerNotice(owner: Recipient, headers: Pick<Headers, "get">
 }
 
 export function queueNotice(user: Recipient, origin: string, notice: NoticeKind, detail?: string): Promise<void> {
-  return queueEmail({ kind: "notice", to: user.email, name: user.name, notice, detail, settingsUrl: `${origin}/dashboard/account` });
+  return queueWithLinks(origin, (linkOrigin) => ({ kind: "notice", to: user.email, name: user.name, notice, detail, settingsUrl: `${linkOrigin}/dashboard/account` }));
 }

@@ -12,6 +12,7 @@ export const NOTICE_KINDS = {
   "api-key-rolled": "An API key was rolled",
   "two-factor-enabled": "Two-factor sign-in was turned on",
   "two-factor-disabled": "Two-factor sign-in was turned off",
+  "backup-codes-replaced": "New backup codes were made, and the old ones no longer work",
   "passkey-added": "A passkey was added",
   "passkey-removed": "A passkey was removed",
 } as const;
