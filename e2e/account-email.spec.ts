@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { waitForLink } from "../tests/support/mailbox";
-import { axeViolations, PASSWORD, signUp, VIEWPORTS } from "./support";
+import { axeViolations, PASSWORD, signUp, submitWaitingOutLimit, VIEWPORTS } from "./support";
 
 /**
  * The pages of the account emails (docs/security.md, Email), at a phone's and a laptop's width,
@@ -84,7 +84,7 @@ for (const viewport of VIEWPORTS) {
       await page.goto("/sign-in");
       await page.getByLabel("Email", { exact: true }).fill(owner.email);
       await page.getByLabel("Password", { exact: true }).fill(`new-${PASSWORD}`);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await submitWaitingOutLimit(page, "Sign in", "/api/auth/sign-in/email");
       await expect(page).toHaveURL(/\/dashboard$/);
     });
 

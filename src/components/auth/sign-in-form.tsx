@@ -74,6 +74,11 @@ export function SignInForm({ next }: { next: string }) {
         <Field label="Password">
           {(props) => <Input {...props} name="password" type="password" autoComplete="current-password" required />}
         </Field>
+        <p className="text-right text-sm">
+          <Link href="/forgot-password" className="font-medium text-indigo-700 underline">
+            Forgot password?
+          </Link>
+        </p>
         <p role="alert" className="min-h-5 text-sm text-red-600">
           {error}
         </p>
@@ -132,11 +137,6 @@ function SecondFactorForm({ step, onSwitch, onRestart, onSignedIn }: { step: "to
           />
         )}
       </Field>
-      <p className="text-right text-sm">
-        <Link href="/forgot-password" className="font-medium text-indigo-700 underline">
-          Forgot password?
-        </Link>
-      </p>
       <p role="alert" className="min-h-5 text-sm text-red-600">
         {error}
       </p>
