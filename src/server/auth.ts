@@ -98,17 +98,6 @@ const UNIFORM_ANSWERS: ReadonlySet<string> = new Set(["/sign-up/email", "/reques
  */
 const UNIFORM_ANSWER_MS = 400;
 
-/** Endpoints that may queue an email: on Vercel the queue is drained after the answer (docs/security.md, Email). */
-const SENDS_EMAIL: ReadonlySet<string> = new Set([
-  "/sign-up/email",
-  "/send-verification-email",
-  "/request-password-reset",
-  "/reset-password",
-  "/change-email",
-  "/change-password",
-  "/verify-email",
-]);
-
 /** The endpoints that check a password (turning two-factor sign-in on or off also takes a code). */
 const PASSWORD_CHECKS: ReadonlySet<string> = new Set([
   "/sign-in/email",
@@ -137,6 +126,18 @@ const SECURITY_NOTICES: Readonly<Record<string, NoticeKind>> = {
   "/passkey/verify-registration": "passkey-added",
   "/passkey/delete-passkey": "passkey-removed",
 };
+
+/** Endpoints that may queue an email: on Vercel the queue is drained after the answer (docs/security.md, Email). */
+const SENDS_EMAIL: ReadonlySet<string> = new Set([
+  "/sign-up/email",
+  "/send-verification-email",
+  "/request-password-reset",
+  "/reset-password",
+  "/change-email",
+  "/verify-email",
+  "/two-factor/verify-totp",
+  ...Object.keys(SECURITY_NOTICES),
+]);
 
 /** The largest body /api/auth reads: its forms send a few hundred bytes. */
 export const AUTH_MAX_BODY_BYTES = 64 * 1024;
