@@ -19,7 +19,7 @@ import { handleProblem } from "~/shared/handle";
 import { PASSKEY_NAME_MAX_LENGTH } from "~/shared/passkey-name";
 import { findUnstorableText } from "~/shared/storable-text";
 import { PLANS, type Plan } from "~/shared/plans";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/server/accounts/create-account";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { toApiError } from "~/server/api/errors";
 import { clientIpOfWebRequest } from "~/server/client-ip";
 import { configuredOrigin, requestOrigin } from "~/server/public-origin";

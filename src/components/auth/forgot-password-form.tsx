@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { looksLikeEmail } from "~/shared/account-credentials";
 
 export function ForgotPasswordForm() {
   const [error, setError] = useState("");
@@ -13,7 +14,7 @@ export function ForgotPasswordForm() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget).get("email") ?? "").trim();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return setError("Enter a valid email address.");
+    if (!looksLikeEmail(email)) return setError("Enter a valid email address.");
     setPending(true);
     setError("");
     const { error } = await authClient.requestPasswordReset({ email });

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { newPasswordProblem } from "~/shared/account-credentials";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const [error, setError] = useState("");
@@ -14,8 +15,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const newPassword = String(new FormData(event.currentTarget).get("newPassword") ?? "");
-    if (newPassword.length < 8) return setError("The password must be at least 8 characters.");
-    if (newPassword.length > 128) return setError("The password must be at most 128 characters.");
+    const problem = newPasswordProblem(newPassword);
+    if (problem) return setError(problem);
     setPending(true);
     setError("");
     const { error } = await authClient.resetPassword({ newPassword, token });

@@ -7,6 +7,7 @@ import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { asSentence } from "~/lib/format";
 import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
+import { looksLikeEmail, newPasswordProblem } from "~/shared/account-credentials";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 
 type Errors = Partial<Record<"name" | "email" | "password" | "handle" | "form", string>>;
@@ -17,9 +18,9 @@ function check(values: { name: string; email: string; password: string; handle: 
   // Optional: left empty, the handle is the name.
   const nameProblem = values.name ? displayNameProblem(values.name) : null;
   if (nameProblem) errors.name = asSentence(nameProblem);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) errors.email = "Enter a valid email address.";
-  if (values.password.length < 8) errors.password = "The password must be at least 8 characters.";
-  if (values.password.length > 128) errors.password = "The password must be at most 128 characters.";
+  if (!looksLikeEmail(values.email)) errors.email = "Enter a valid email address.";
+  const passwordProblem = newPasswordProblem(values.password);
+  if (passwordProblem) errors.password = passwordProblem;
   const problem = handleProblem(values.handle);
   if (problem) errors.handle = asSentence(problem);
   return errors;

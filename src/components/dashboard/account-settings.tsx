@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { asSentence } from "~/lib/format";
+import { looksLikeEmail, newPasswordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
 import { PasskeySettings } from "./passkey-settings";
@@ -93,7 +94,7 @@ function EmailForm({ email }: { email: string }) {
     const password = String(form.get("password") ?? "");
     setDone("");
     const found: typeof errors = {};
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(newEmail)) found.email = "Enter a valid email address.";
+    if (!looksLikeEmail(newEmail)) found.email = "Enter a valid email address.";
     else if (newEmail === email) found.email = "That is already your email.";
     if (!password) found.password = "Enter your password.";
     setErrors(found);
@@ -139,7 +140,7 @@ function PasswordForm() {
     setDone("");
     const found: typeof errors = {};
     if (!currentPassword) found.currentPassword = "Enter your current password.";
-    if (newPassword.length < 8 || newPassword.length > 128) found.newPassword = "The password must be 8 to 128 characters.";
+    if (newPasswordProblem(newPassword)) found.newPassword = `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
@@ -155,7 +156,7 @@ function PasswordForm() {
         <Field label="Current password" error={errors.currentPassword}>
           {(props) => <Input {...props} name="currentPassword" type="password" autoComplete="current-password" />}
         </Field>
-        <Field label="New password" hint="8 to 128 characters." error={errors.newPassword}>
+        <Field label="New password" hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`} error={errors.newPassword}>
           {(props) => <Input {...props} name="newPassword" type="password" autoComplete="new-password" />}
         </Field>
         <label className="flex items-center gap-2 text-sm text-slate-700 md:col-span-2">

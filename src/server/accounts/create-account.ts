@@ -5,13 +5,10 @@ import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
 import { normalizeEmail } from "./find-account";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { displayNameProblem } from "~/shared/display-name";
 import { firstFreeHandle, handleFromEmail, handleProblem } from "~/shared/handle";
 import { parsePlan } from "./plan";
-
-// better-auth's default bounds, so an account made here could also have been made by signing up.
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
 
 export interface CreateAccountInput {
   email: string;
