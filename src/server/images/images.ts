@@ -1,7 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
-import { inTransaction, type Db } from "~/server/db";
+import type { Db } from "~/server/db";
+import { underAccountLock } from "~/server/quotas/account-lock";
 import { DomainError } from "~/server/domain-error";
 import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
@@ -17,9 +18,6 @@ interface ImageAccount {
   plan: Plan;
 }
 
-/** Prisma's limits for the transaction recording an upload: uploads of one account wait for each other's (below). */
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
-
 /**
  * Records a processed upload and stores its files, if the account's storage quota allows
  * (docs/images.md). The check and the write hold the account's row lock, so concurrent uploads of
@@ -32,7 +30,6 @@ export async function saveImage(db: Db | Prisma.TransactionClient, account: Imag
   const store = imageStore();
   const storedBytes = image.files.reduce((total, file) => total + file.data.byteLength, 0);
   const record = async (tx: Prisma.TransactionClient) => {
-    await tx.$queryRaw`SELECT 1 FROM "user" WHERE "id" = ${account.id} FOR UPDATE`;
     await assertUnderStorageQuota(tx, account, storedBytes);
     const row = await tx.image.create({
       data: { id, userId: account.id, width: image.width, height: image.height, format: image.format, bytes: image.files[0]!.data.byteLength, storedBytes },
@@ -41,7 +38,7 @@ export async function saveImage(db: Db | Prisma.TransactionClient, account: Imag
     return row;
   };
   try {
-    return await inTransaction(db, record, TRANSACTION_OPTIONS);
+    return await underAccountLock(db, account.id, record);
   } catch (error) {
     await store.remove([id]).catch(() => undefined);
     throw error;

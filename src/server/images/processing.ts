@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
 import { DomainError, type DomainErrorCode } from "~/server/domain-error";
 import { log } from "~/server/log";
-import { oneAtATime } from "~/server/quotas/one-at-a-time";
+import { oneAtATime } from "~/server/one-at-a-time";
 import { processImage, type ProcessedImage } from "./process-image";
 
 export interface WorkerRequest {

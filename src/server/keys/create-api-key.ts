@@ -29,7 +29,7 @@ export interface CreatedApiKey {
   expiresAt: Date | null;
 }
 
-export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+export async function createApiKey(db: Db | Prisma.TransactionClient, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   const name = parseKeyName(input.name);
   const description = parseKeyDescription(input.description ?? "");
   const permissions = parsePermissions(input.permissions);

@@ -2,7 +2,8 @@ import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/domain-error";
-import { oneAtATime } from "./one-at-a-time";
+import type { Prisma } from "~/generated/prisma/client";
+import { underAccountLock } from "./account-lock";
 import { QUOTAS } from "./quotas";
 
 export interface BlogQuotaAccount {
@@ -36,18 +37,17 @@ export async function assertUnderBlogQuota(db: Pick<Db, "$queryRaw">, account: B
 }
 
 /**
- * Runs `work` (a quota check and the create it allows, committed by the time `work` settles)
- * after the account's earlier creates on this server: racing creates cannot pass the same last
- * free place.
+ * Runs `create` (one new blog, on the transaction it is given) if the account is under its plan's
+ * blog quota, else refuses; under the account's lock, so racing creates on any number of servers
+ * cannot pass the same last free place. `db` may be a transaction (an Idempotency-Key's).
  */
-export function oneBlogCreateAtATime<T>(accountId: string, work: () => Promise<T>): Promise<T> {
-  return oneAtATime(`blogs:${accountId}`, work);
-}
-
-/** Runs `create` (one new blog) if the account is under its plan's blog quota, else refuses. */
-export function withinBlogQuota<T>(db: Pick<Db, "$queryRaw">, account: BlogQuotaAccount, create: () => Promise<T>): Promise<T> {
-  return oneBlogCreateAtATime(account.id, async () => {
-    await assertUnderBlogQuota(db, account);
-    return create();
+export function withinBlogQuota<T>(
+  db: Db | Prisma.TransactionClient,
+  account: BlogQuotaAccount,
+  create: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  return underAccountLock(db, account.id, async (tx) => {
+    await assertUnderBlogQuota(tx, account);
+    return create(tx);
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createBlog } from "~/server/blogs/create-blog";
 import { changeSourceOf } from "~/server/blogs/change-source";
-import { assertUnderBlogQuota, oneBlogCreateAtATime } from "~/server/quotas/blog-quota";
+import { withinBlogQuota } from "~/server/quotas/blog-quota";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { runIdempotently } from "../../idempotency";
 import { callerAccount } from "~/server/accounts/caller";
@@ -42,15 +42,13 @@ export const createBlogProcedure = procedure
   .output(blogOutput)
   .mutation(({ ctx, input }) => {
     const account = callerAccount(ctx.caller);
-    // The queue spans the idempotent transaction, so the next create's count sees this one committed.
-    return oneBlogCreateAtATime(account.id, () =>
-      runIdempotently(ctx, account.id, input, 201, async (db) => {
-        const { changes, readOnly } = splitBlogInput(blogScope(ctx.caller), input);
-        assertReadOnlyFieldsUnchanged(readOnly, null);
-        await assertUnderBlogQuota(db, account);
-        const { allowApiAccess, ...fields } = changes;
-        const blog = await createBlog(db, account.id, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
+    return runIdempotently(ctx, account.id, input, 201, (db) => {
+      const { changes, readOnly } = splitBlogInput(blogScope(ctx.caller), input);
+      assertReadOnlyFieldsUnchanged(readOnly, null);
+      const { allowApiAccess, ...fields } = changes;
+      return withinBlogQuota(db, account, async (tx) => {
+        const blog = await createBlog(tx, account.id, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
         return { success: true as const, data: { blog } };
-      }),
-    );
+      });
+    });
   });

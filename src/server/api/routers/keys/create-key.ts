@@ -24,7 +24,8 @@ export const createKeyInput = z.object({
  */
 export const createKeyProcedure = procedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
   requireVerifiedEmail(ctx.caller);
-  const created = await withinActiveKeyQuota(ctx.db, callerAccount(ctx.caller).id, () => createApiKey(ctx.db, { accountId: callerAccount(ctx.caller).id, ...input }));
+  const accountId = callerAccount(ctx.caller).id;
+  const created = await withinActiveKeyQuota(ctx.db, accountId, (tx) => createApiKey(tx, { accountId, ...input }));
   if (ctx.caller.kind === "owner") await queueOwnerNotice(ctx.caller.user, ctx.headers, "api-key-created", `"${input.name.trim()}"`);
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });
