@@ -48,7 +48,8 @@ try {
   }
   process.env.DATABASE_URL = databaseUrl;
 
-  const { applied } = await applyMigrations(databaseUrl);
+  // Migrations take a session lock: not through a pooler in transaction mode (DIRECT_URL).
+  const { applied } = await applyMigrations(process.env.DIRECT_URL || databaseUrl);
   log.info(applied.length ? `Applied migrations: ${applied.join(", ")}` : "Database schema is up to date");
   if (mode === "start") await announceSingleMachineSettings();
 
@@ -88,15 +89,23 @@ const app = spawn(process.execPath, serverArgs, {
   },
 });
 
-async function shutdown(code: number) {
-  app.kill("SIGTERM");
+const appExited = new Promise<number>((resolve) => app.once("exit", (code) => resolve(code ?? 0)));
+
+/**
+ * Asks the server to stop and waits for it: it drains (docs/deploying.md, Graceful shutdown) while
+ * the embedded database and the development job worker still run, and a process manager sees
+ * this launcher exit only once the server has.
+ */
+async function shutdown(code?: number) {
+  if (app.exitCode === null && app.signalCode === null) app.kill("SIGTERM");
+  const appCode = await appExited;
   await webhookWorker?.stop();
   await embedded?.stop();
-  process.exit(code);
+  process.exit(code ?? appCode);
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-app.on("exit", (code) => void shutdown(code ?? 0));
+void appExited.then(() => shutdown());
 
 const baseUrl = `http://localhost:${port}`;
 await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app, 10 * 60_000);

@@ -11,6 +11,11 @@ import { missingDeploymentSettings } from "~/server/production-settings";
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: z.url().optional(),
+  /**
+   * The same database without the pooler, when DATABASE_URL goes through one in transaction mode
+   * (docs/deploying.md): LISTEN, the job worker and migrations need a session of their own.
+   */
+  DIRECT_URL: z.url().optional(),
   /** Connections per server process; small by default since serverless instances multiply it. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   /** "0": the hot path's statements are never prepared (src/server/db/prepared-statement.ts), e.g. behind a pooler in transaction mode. */
@@ -31,6 +36,8 @@ const schema = z.object({
    * address is the N-th from the right. 0: the socket's address is the client's.
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Seconds a server told to stop (SIGTERM) fails its health check while still serving, before it stops accepting (docs/deploying.md). */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(0),
   /** "1": webhook URLs may be http and reach loopback/private addresses (development, tests; docs/webhooks.md). */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["0", "1"]).default("0"),
   /** Waits before each retry of a failed delivery, e.g. "1s,2s,4s" (docs/webhooks.md). */

@@ -49,6 +49,14 @@ export function getSqlPool(): SqlPool {
 }
 
 /**
+ * Where what needs a session of its own connects (LISTEN, graphile-worker, migrations): DIRECT_URL
+ * when DATABASE_URL goes through a pooler in transaction mode (docs/deploying.md), else DATABASE_URL.
+ */
+export function sessionDatabaseUrl(): string | undefined {
+  return env.DIRECT_URL ?? env.DATABASE_URL;
+}
+
+/**
  * Runs `work` in `db` when it is already a transaction (an Idempotency-Key's), else in a new one.
  * Told apart by `$connect`, which only the client has: a transaction's `$transaction` exists too,
  * but would start another transaction rather than join this one.

@@ -16,7 +16,8 @@ import next from "next";
 import { env } from "~/env";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
 import { setClientIpHeader } from "./client-ip";
-import { getSqlPool } from "./db";
+import { getSqlPool, sessionDatabaseUrl } from "./db";
+import { createInFlight } from "./in-flight";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
 import { startJobWorker } from "./jobs/worker";
@@ -35,12 +36,27 @@ const handleWithNext = app.getRequestHandler();
 
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
+/** Answers 200 while the server takes requests, 503 once it drains: the balancer's health check (docs/deploying.md). */
+const HEALTH_PATH = "/api/health";
+/** Longest a draining server waits for the requests it is answering and the work after them. */
+const DRAIN_LIMIT_MS = 10_000;
+
+const inFlight = createInFlight();
+let draining = false;
+
 const server = createServer((req, res) => {
+  // A client kept alive on this connection opens a new one, to a server that stays.
+  if (draining) res.setHeader("connection", "close");
+  if (req.url === HEALTH_PATH) {
+    res.writeHead(draining ? 503 : 200, { "content-type": "text/plain", "cache-control": "no-store" }).end(draining ? "draining" : "ok");
+    return;
+  }
   // Next's route handlers see no socket: they get the client's address from this server.
   setClientIpHeader(req.headers, req.socket.remoteAddress);
   const served = isApiPath(req.url)
-    ? handleApiRequest(req, res)
+    ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
     : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNext(req, res)));
+  inFlight.track(served);
   // Both answer every failure themselves; this is the last resort.
   served.catch((error: unknown) => {
     log.error({ err: error }, "request failed");
@@ -49,29 +65,49 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
+// LISTEN and the job worker need a session of their own: DIRECT_URL behind a pooler in transaction mode.
+const sessionUrl = sessionDatabaseUrl();
 // Public pages are served from the cache with no database work while this listener proves that
 // changes are announced (src/server/public-site/cache.ts); without it each hit checks the database.
 const changeListener =
-  env.PUBLIC_CACHE_LISTEN === "1" && env.DATABASE_URL ? listenForPublicChanges(env.DATABASE_URL, getSqlPool(), publicPageCache) : undefined;
+  env.PUBLIC_CACHE_LISTEN === "1" && sessionUrl ? listenForPublicChanges(sessionUrl, getSqlPool(), publicPageCache) : undefined;
 // Background jobs: webhook deliveries (docs/webhooks.md) and scheduled publishing; the API serves on
 // if the worker cannot start, and the events and due blogs wait for the next start.
 const webhookWorker =
-  env.WEBHOOK_WORKER === "1" && env.DATABASE_URL
-    ? await startJobWorker(env.DATABASE_URL).catch((error: unknown) => void log.error({ err: error }, "job worker failed to start"))
+  env.WEBHOOK_WORKER === "1" && sessionUrl
+    ? await startJobWorker(sessionUrl).catch((error: unknown) => void log.error({ err: error }, "job worker failed to start"))
     : undefined;
 
-async function shutdown() {
-  // Open keep-alive connections or a stuck flush must not hold the exit.
-  setTimeout(() => process.exit(0), 5_000).unref();
+/**
+ * SIGTERM drains (docs/deploying.md, Graceful shutdown): the health check answers 503 for
+ * SHUTDOWN_DELAY_SECONDS while requests are still served, so a balancer stops sending any; then
+ * the server stops accepting, lets the requests it is answering and their after-response work
+ * finish (at most DRAIN_LIMIT_MS), writes the batched usage and request log, lets the job worker
+ * finish its jobs, and exits.
+ */
+async function shutdown(signal: string) {
+  if (draining) return;
+  draining = true;
+  // Past every bound below, the process goes anyway.
+  setTimeout(() => process.exit(1), env.SHUTDOWN_DELAY_SECONDS * 1000 + DRAIN_LIMIT_MS + 15_000).unref();
+  log.info({ signal, delaySeconds: env.SHUTDOWN_DELAY_SECONDS }, "draining");
+  await new Promise((resolve) => setTimeout(resolve, env.SHUTDOWN_DELAY_SECONDS * 1000));
   server.close();
+  // Connections between requests close now, the others once their answer is sent (connection: close).
+  const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
+  const drained = await inFlight.drained(DRAIN_LIMIT_MS);
+  clearInterval(closeIdle);
+  if (!drained) log.warn({ requests: inFlight.size }, "drain limit reached: closing the connections of unfinished requests");
+  server.closeAllConnections();
   await changeListener?.stop();
-  // The batched usage of the last second is written, not lost with the process.
+  // The batched usage and request log of the last second are written, not lost with the process.
   await usageBatcher(getSqlPool).flush();
-  // Deliveries in flight finish; queued ones stay queued for the next start.
+  // Jobs in flight finish; queued ones stay queued for the other instances or the next start.
   await webhookWorker?.stop();
   await app.close();
+  log.info("drained; exiting");
   process.exit(0);
 }
-process.on("SIGTERM", () => void shutdown());
-process.on("SIGINT", () => void shutdown());
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -114,6 +114,12 @@ describe("npm start", () => {
         } finally {
           await db.$disconnect();
         }
+        // SIGTERM: the server drains (docs/deploying.md) while its embedded database still runs; the
+        // launcher stops that and exits only once the server has.
+        run.child.kill("SIGTERM");
+        expect(await run.exited).toBe(0);
+        const { stdout: finalOut, stderr: finalErr } = run.output();
+        expect(finalOut + finalErr).toContain('"msg":"drained; exiting"');
       } finally {
         run.child.kill("SIGTERM");
         await run.exited;

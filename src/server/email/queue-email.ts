@@ -5,7 +5,7 @@ import "server-only";
 import { waitUntil } from "@vercel/functions";
 import { makeWorkerUtils } from "graphile-worker";
 import { env } from "~/env";
-import { getSqlPool, type SqlPool } from "~/server/db";
+import { getSqlPool, sessionDatabaseUrl, type SqlPool } from "~/server/db";
 import { runDueJobs } from "~/server/jobs/worker";
 import { log } from "~/server/log";
 import type { Email } from "./messages";
@@ -21,7 +21,7 @@ const globalForEngine = globalThis as unknown as { jobEngineInstalled?: Promise<
 
 function jobEngineInstalled(): Promise<void> {
   globalForEngine.jobEngineInstalled ??= (async () => {
-    const utils = await makeWorkerUtils({ connectionString: env.DATABASE_URL, noPreparedStatements: true });
+    const utils = await makeWorkerUtils({ connectionString: sessionDatabaseUrl(), noPreparedStatements: true });
     try {
       await utils.migrate();
     } finally {
@@ -45,6 +45,7 @@ export async function queueEmail(email: Email, client: SqlPool = getSqlPool()): 
  * now, this request's email among them, are run once the answer has gone, not up to a minute later.
  */
 export function sendQueuedEmailsOnVercel(): void {
-  if (env.VERCEL !== "1" || !env.DATABASE_URL) return;
-  waitUntil(runDueJobs(env.DATABASE_URL).catch((error: unknown) => log.warn({ err: error }, "could not run the queued jobs after the answer")));
+  const databaseUrl = sessionDatabaseUrl();
+  if (env.VERCEL !== "1" || !databaseUrl) return;
+  waitUntil(runDueJobs(databaseUrl).catch((error: unknown) => log.warn({ err: error }, "could not run the queued jobs after the answer")));
 }

@@ -12,7 +12,7 @@ import type { PublicPageCache } from "./cache";
  * arriving, so every PROBE_INTERVAL_MS a probe notice is sent through the app's own pool: until
  * one comes back, and whenever one is PROBE_TIMEOUT_MS late or the connection errs or ends, the
  * cache trusts nothing it keeps (each hit checks the database) and the listener reconnects.
- * Needs a session of its own: not through a pooler in transaction mode (PUBLIC_CACHE_LISTEN=0).
+ * Needs a session of its own: DIRECT_URL when DATABASE_URL goes through a pooler in transaction mode (docs/deploying.md).
  */
 export const CHANGE_CHANNEL = "blogmgr_public_content";
 const PROBE_INTERVAL_MS = 10_000;

@@ -3,6 +3,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { env } from "~/env";
 import { ApiError, errorEnvelope } from "~/server/api/errors";
+import { sessionDatabaseUrl } from "~/server/db";
 import { runDueJobs } from "~/server/jobs/worker";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +21,6 @@ export async function GET(request: Request): Promise<Response> {
   if (!authorized(request.headers.get("authorization"))) {
     return Response.json(errorEnvelope(new ApiError("INVALID_API_KEY", "Unauthorized", "Send Authorization: Bearer $CRON_SECRET")), { status: 401 });
   }
-  await runDueJobs(env.DATABASE_URL!);
+  await runDueJobs(sessionDatabaseUrl()!);
   return Response.json({ success: true });
 }
