@@ -2,9 +2,11 @@ import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * Two projects. `unit` (tests/unit, `npm run test:unit`): pure modules, needing no build, server,
+ * Three projects. `unit` (tests/unit, `npm run test:unit`): pure modules, needing no build, server,
  * database or Redis; they leave no state behind, so they share one module graph (no isolation) and
- * run in seconds. `integration`: everything else, against the services `npm test` prepares.
+ * run in seconds. `integration`: everything else, against the services `npm test` prepares, but
+ * `cluster` (tests/cluster): the multi-instance rig's tests, one file at a time, each starting its
+ * own instances (scripts/lib/cluster.ts); `npm test` runs them last, on a machine the others left.
  */
 export default defineConfig({
   resolve: {
@@ -23,8 +25,12 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/**/*.test.ts", "src/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, "tests/unit/**"],
+          exclude: [...configDefaults.exclude, "tests/unit/**", "tests/cluster/**"],
         },
+      },
+      {
+        extends: true,
+        test: { name: "cluster", include: ["tests/cluster/**/*.test.ts"], fileParallelism: false, testTimeout: 180_000, hookTimeout: 180_000 },
       },
     ],
   },

@@ -2,13 +2,15 @@
  * `npm test`: the whole suite against a real server. Prepares a fresh database (a new database
  * on DATABASE_URL's server, or in-memory embedded PostgreSQL when DATABASE_URL is unset), builds
  * and starts the production server on it, then runs Vitest (unit and HTTP tests) and Playwright
- * (browser tests) against that server. REDIS_URL, when set, is used by the server and the tests.
+ * (browser tests) against that server, and last the multi-instance tests (tests/cluster: three
+ * servers behind HAProxy on PgBouncer, scripts/lib/cluster.ts, which installs both from Debian's
+ * packages when missing). REDIS_URL, when set, is used by the servers and the tests.
  *
  * The browser tests use CHROMIUM_PATH, else Debian's Chromium, else Playwright's own, installed
  * first when missing (the run stops at once, naming the command, if that fails).
  *
  * `npm test -- tests/security` runs only the Vitest files matching the arguments, `npm test --
- * e2e/keys.spec.ts` only those browser specs; `SKIP_BUILD=1` reuses the last `npm run build`
+ * e2e/keys.spec.ts` only those browser specs, `npm test -- tests/cluster` only the rig's tests; `SKIP_BUILD=1` reuses the last `npm run build`
  * (enough when only tests changed).
  *
  * The server sends its emails to a mailbox of the run's own (scripts/lib/mailbox.ts), which the
@@ -27,11 +29,14 @@ import { findSecrets, passwordsInTests } from "./lib/secret-scan";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
 const filters = process.argv.slice(2);
-// Arguments under e2e/ choose browser specs, the others Vitest files; none: everything.
+// Arguments under e2e/ choose browser specs, under tests/cluster the rig's tests, the others Vitest
+// files; none: everything.
 const browserFilters = filters.filter((filter) => filter.startsWith("e2e/"));
-const vitestFilters = filters.filter((filter) => !filter.startsWith("e2e/"));
+const clusterFilters = filters.filter((filter) => filter.startsWith("tests/cluster"));
+const vitestFilters = filters.filter((filter) => !filter.startsWith("e2e/") && !filter.startsWith("tests/cluster"));
 const runsVitest = filters.length === 0 || vitestFilters.length > 0;
 const runsBrowserTests = filters.length === 0 || browserFilters.length > 0;
+const runsClusterTests = filters.length === 0 || clusterFilters.length > 0;
 // Before the database and the build: a missing browser stops the run now, not minutes later.
 const noChromium = runsBrowserTests ? ensureChromium() : null;
 if (noChromium) {
@@ -67,8 +72,15 @@ try {
   // Servers a test starts of its own run no job worker (WEBHOOK_WORKER=0): the jobs queued on the
   // shared database are this server's, and none is taken by a server a test stops or cuts off.
   const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0", MAILBOX_URL: mailbox.apiUrl };
-  if (runsVitest) await run("npx", ["--no-install", "vitest", "run", ...vitestFilters], testEnv);
+  if (runsVitest) await run("npx", ["--no-install", "vitest", "run", "--project", "unit", "--project", "integration", ...vitestFilters], testEnv);
   if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
+  // Last: the rig's three instances and their restarts would weigh on every test running beside them.
+  // Several servers need a database server and a shared rate-limit store, not embedded PostgreSQL.
+  if (runsClusterTests && (database.embedded || !process.env.REDIS_URL)) {
+    console.log("[test] tests/cluster skipped: the multi-instance rig needs DATABASE_URL (a PostgreSQL server) and REDIS_URL");
+  } else if (runsClusterTests) {
+    await run("npx", ["--no-install", "vitest", "run", "--project", "cluster", ...clusterFilters], testEnv);
+  }
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);

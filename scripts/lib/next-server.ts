@@ -13,12 +13,14 @@ export interface RunningServer {
 }
 
 export interface ServerOptions {
-  /** Discard the server's output. */
+  /** Do not show the server's output on the console. */
   quiet?: boolean;
-  /** Also hand every chunk of its output (stdout and stderr) here; it is still shown on the console. */
+  /** Hand every chunk of its output (stdout and stderr) here; it is also shown on the console unless quiet. */
   onOutput?: (chunk: Buffer) => void;
   /** Node options before the server's script (the bench's `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
+  /** The port to serve on (a balancer's configured backend); a free one when absent. */
+  port?: number;
 }
 
 // What `npm run build` compiles for `npm start` (scripts/build-server.mjs), beside Next's build in
@@ -50,20 +52,20 @@ export function startNextServer(env: NodeJS.ProcessEnv, options: ServerOptions =
   return startServer([NEXT_BIN, "start"], env, options);
 }
 
-async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false, onOutput }: ServerOptions): Promise<RunningServer> {
-  const port = await freePort();
+async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false, onOutput, port: givenPort }: ServerOptions): Promise<RunningServer> {
+  const port = givenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, args, {
     // A throwaway server: its own session secret unless one is given (quiet, and the same for
     // every process it might start).
     env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", ...(quiet ? (["ignore", "ignore"] as const) : onOutput ? (["pipe", "pipe"] as const) : (["inherit", "inherit"] as const))],
+    stdio: ["ignore", ...(onOutput ? (["pipe", "pipe"] as const) : quiet ? (["ignore", "ignore"] as const) : (["inherit", "inherit"] as const))],
   });
   if (onOutput) {
     for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
       from?.on("data", (chunk: Buffer) => {
         onOutput(chunk);
-        to.write(chunk);
+        if (!quiet) to.write(chunk);
       });
     }
   }

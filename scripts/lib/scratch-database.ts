@@ -4,6 +4,8 @@ import { startEmbeddedPostgres } from "../../src/server/db/embedded";
 
 export interface ScratchDatabase {
   url: string;
+  /** In-memory embedded PostgreSQL (one session for every connection), not a server's database. */
+  embedded: boolean;
   drop(): Promise<void>;
 }
 
@@ -15,13 +17,13 @@ export interface ScratchDatabase {
 export async function createScratchDatabase(serverUrl: string | undefined, prefix: string): Promise<ScratchDatabase> {
   if (!serverUrl || (await isPglite(serverUrl))) {
     const embedded = await startEmbeddedPostgres({ dataDir: "memory://" });
-    return { url: embedded.url, drop: () => embedded.stop() };
+    return { url: embedded.url, embedded: true, drop: () => embedded.stop() };
   }
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   await query(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.href, drop: async () => void (await query(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  return { url: url.href, embedded: false, drop: async () => void (await query(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }
 
 async function isPglite(url: string): Promise<boolean> {

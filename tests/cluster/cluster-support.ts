@@ -1,0 +1,17 @@
+import { nextUtcHour } from "../ratelimit/hour";
+
+/** The instances' environment: the suite's (Redis, mailbox, webhook settings), each running its job worker as in production. */
+export const clusterEnv = (): NodeJS.ProcessEnv => ({ ...process.env });
+
+/** How many answers had each status, e.g. { 200: 100, 429: 100 }. */
+export function statusCounts(answers: { status: number }[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** Waits out the last 20 s of a UTC hour: hourly budgets start afresh at its end, mid-race. */
+export async function awayFromTheHourEnd(): Promise<void> {
+  const left = nextUtcHour(Date.now()) - Date.now();
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 1_000));
+}
