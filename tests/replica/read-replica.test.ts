@@ -39,6 +39,7 @@ let blogId: string;
 let baseUrl: string;
 
 async function startCluster(dataDir: string, port: number): Promise<string> {
+  // Throwaway clusters: no fsync.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c fsync=off`;
   await asPostgres("pg_ctl", ["-D", dataDir, "-o", options, "-l", `${dataDir}.log`, "-w", "start"]);
   started.push(dataDir);
@@ -49,7 +50,7 @@ const one = async <Row>(pool: pg.Pool, sql: string, params: unknown[] = []) => (
 /** Calls so far, on that server, of the statements whose text matches (pg_stat_statements). */
 const calls = async (pool: pg.Pool, pattern: string) =>
   Number((await one<{ n: string }>(pool, "SELECT coalesce(sum(calls), 0) AS n FROM pg_stat_statements WHERE query LIKE $1", [pattern])).n);
-/** The public site's statements on "blog" (src/server/blogs/public-blogs.ts; Prisma's name it "public"."blog"). */
+/** The public site's statements on "blog" (src/server/blogs/public-blogs.ts; Prisma's statements name it "public"."blog"). */
 const PUBLIC_READS = '%FROM "blog"%';
 const ANALYTICS_READS = '%"usage_daily"%GROUP BY%';
 
