@@ -18,6 +18,12 @@ const schema = z.object({
   DIRECT_URL: z.url().optional(),
   /** Connections per server process; small by default since serverless instances multiply it. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Read replicas, comma-separated PostgreSQL URLs: the public site and analytics read from them (docs/read-replicas.md). */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((value) => value.split(",").map((url) => url.trim()).filter(Boolean))
+    .pipe(z.array(z.url()))
+    .optional(),
   /** "0": the hot path's statements are never prepared (src/server/db/prepared-statement.ts), e.g. behind a pooler in transaction mode. */
   DATABASE_PREPARED_STATEMENTS: z.enum(["0", "1"]).default("1"),
   /** "0": the production server does not listen for public content changes, and checks each public page hit instead (src/server/public-site/change-listener.ts). */

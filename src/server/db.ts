@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "~/env";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
+import { describeDatabase } from "~/server/db/reachable";
 import { log } from "~/server/log";
 
 export type Db = PrismaClient;
@@ -24,7 +25,11 @@ function createDatabase(): Database {
   if (!env.DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, which provide one");
   }
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE });
+  return openDatabase({ connectionString: env.DATABASE_URL, max: env.DATABASE_POOL_SIZE });
+}
+
+function openDatabase(config: pg.PoolConfig): Database {
+  const pool = new pg.Pool(config);
   // An idle connection the server drops emits here; the pool replaces it on the next query.
   pool.on("error", (error) => log.warn({ cause: error.message }, "database connection lost"));
   // $disconnect (the CLI, tests) ends the pool too, so nothing keeps the process alive.
@@ -33,7 +38,24 @@ function createDatabase(): Database {
 
 // One pool and one client per process, on globalThis: development hot reloads reuse them, and the
 // production server's API handler shares them with Next's routes (each loads this module).
-const globalForDb = globalThis as unknown as { database?: Database };
+const globalForDb = globalThis as unknown as { database?: Database; replicas?: Replica[] };
+
+/** A read replica (DATABASE_REPLICA_URLS): its pool and client, reached through src/server/db/replicas.ts only. */
+export interface Replica {
+  /** As describeDatabase gives it, for the log: the URL may hold a password. */
+  name: string;
+  pool: SqlPool;
+  db: Db;
+}
+
+/** One pool per replica, as small as the primary's; a replica out of reach fails fast, so readers fall back to the primary quickly. */
+export function getReplicas(): Replica[] {
+  globalForDb.replicas ??= (env.DATABASE_REPLICA_URLS ?? []).map((url) => ({
+    name: describeDatabase(url),
+    ...openDatabase({ connectionString: url, max: env.DATABASE_POOL_SIZE, connectionTimeoutMillis: 2_000, query_timeout: 10_000 }),
+  }));
+  return globalForDb.replicas;
+}
 
 function database(): Database {
   globalForDb.database ??= createDatabase();

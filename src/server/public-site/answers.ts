@@ -2,12 +2,13 @@ import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
 import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
-import { getSqlPool } from "../db";
+import { getSqlPool, type SqlPool } from "../db";
 import { renderFeed } from "../feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "../sitemaps";
 import { makeAnswer, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
 import { renderIndexPage, renderPostPage, renderPreviewPage } from "./pages";
 import { FEED_FORMATS, type PublicRoute } from "./routes";
+import { readPublicContent } from "./replay-fence";
 import { renderShareImage } from "./share-image";
 
 /**
@@ -32,15 +33,14 @@ function robots(origin: string): PublicAnswer {
 }
 
 /** The sitemap index: one entry per owner with a public blog. */
-async function sitemapIndex(origin: string): Promise<PublicAnswer> {
-  const owners = await listSitemapOwners(getSqlPool(), SITEMAP_MAX_URLS);
+async function sitemapIndex(pool: SqlPool, origin: string): Promise<PublicAnswer> {
+  const owners = await listSitemapOwners(pool, SITEMAP_MAX_URLS);
   const lastModified = new Date(Math.floor(Math.max(0, ...owners.map((owner) => owner.lastmod.getTime())) / 1000) * 1000);
   return makeAnswer("application/xml; charset=utf-8", await renderSitemapIndex(origin, owners), lastModified);
 }
 
 /** An owner's answer at their current content version; null when there is nothing public at the address. */
-async function ownerAnswer(route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
-  const pool = getSqlPool();
+async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
   const lastModified = owner.changedAt;
   switch (route.kind) {
@@ -101,17 +101,24 @@ function cacheKey(route: CachedRoute, origin: string): string {
   }
 }
 
-/** The answer for a cacheable public address, with the account it shows (for CDN cache tags) and how the cache had it; null: nothing public there. */
+/**
+ * The answer for a cacheable public address, with the account it shows (for CDN cache tags) and
+ * how the cache had it; null: nothing public there. Every read of one load is made on one
+ * database, a read replica when the fence allows (./replay-fence.ts), so the version an answer is
+ * kept at is the one its content was read at.
+ */
 export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
   return publicPageCache.get(cacheKey(route, origin), async (kept) => {
     if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
-    if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await sitemapIndex(origin) };
-    const owner = await findPublicOwner(getSqlPool(), route.handle);
-    // No version: the account never had a public blog, so has no public address.
-    if (!owner?.contentVersion || !owner.changedAt) return null;
-    if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
-    const answer = await ownerAnswer(route, { ...owner, changedAt: owner.changedAt }, origin);
-    return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
+    if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await readPublicContent((pool) => sitemapIndex(pool, origin)) };
+    return readPublicContent(async (pool) => {
+      const owner = await findPublicOwner(pool, route.handle);
+      // No version: the account never had a public blog, so has no public address.
+      if (!owner?.contentVersion || !owner.changedAt) return null;
+      if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
+      const answer = await ownerAnswer(pool, route, { ...owner, changedAt: owner.changedAt }, origin);
+      return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
+    });
   });
 }
 

@@ -91,14 +91,32 @@ export class PublicPageCache {
   /** When the listener last proved that notices arrive (Date.now()), 0 when it is not listening. */
   private provenAt = 0;
 
+  /** Told of every change learnt and whenever listening is proven anew (changes may have been missed before): ./replay-fence.ts holds read replicas back until they have replayed past it. */
+  private readonly changeWatchers: (() => void)[] = [];
+
+  watchChanges(watcher: () => void): void {
+    this.changeWatchers.push(watcher);
+  }
+
+  private announceChange(): void {
+    for (const watcher of this.changeWatchers) watcher();
+  }
+
   /** Listening has (re)started: answers made before now may have missed notices. */
   listeningStarted(): void {
     this.listeningSince = ++this.clock;
   }
 
+  /** Whether changes are known to be heard: a listener proved within LISTENER_TRUST_MS. */
+  hearsChanges(now: number): boolean {
+    return now - this.provenAt <= LISTENER_TRUST_MS;
+  }
+
   /** A probe notice came back through the listener. */
   listeningProven(now: number): void {
+    const anew = !this.hearsChanges(now);
     this.provenAt = now;
+    if (anew) this.announceChange();
   }
 
   /** The listener is gone: every hit is checked against the database until it is back and proven. */
@@ -112,16 +130,18 @@ export class PublicPageCache {
     if (this.changedAt.size >= MAX_TRACKED_OWNERS) return this.everythingChanged();
     this.anyChangeAt = ++this.clock;
     this.changedAt.set(ownerId, this.clock);
+    this.announceChange();
   }
 
   /** Every account's content changed (a truncation, or too many accounts to track): every answer is checked once. */
   everythingChanged(): void {
     this.changedAt.clear();
     this.allChangedAt = this.anyChangeAt = ++this.clock;
+    this.announceChange();
   }
 
   private trusted(entry: Entry, now: number): boolean {
-    if (now - this.provenAt > LISTENER_TRUST_MS || entry.checkedAt < this.listeningSince) return false;
+    if (!this.hearsChanges(now) || entry.checkedAt < this.listeningSince) return false;
     const lastChange = entry.ownerId === null ? this.anyChangeAt : (this.changedAt.get(entry.ownerId) ?? 0);
     return entry.checkedAt >= Math.max(lastChange, this.allChangedAt);
   }

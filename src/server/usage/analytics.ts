@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
+import { hasReplicas, primaryPosition, readOnReplica } from "~/server/db/replicas";
 import { DAY_MS, formatCalendarDate } from "~/shared/calendar-date";
 import { DomainError } from "~/server/domain-error";
 
@@ -89,15 +90,22 @@ const ZERO: UsageCounts = { requests: 0, succeeded: 0, notModified: 0, clientErr
 
 /**
  * The usage of every key of `accountId` (or of its key `keyId` alone) from `from` to `to` (whole UTC days, inclusive). The
- * queries run in one repeatable-read transaction, so totals, keys and endpoints add up.
+ * queries run in one repeatable-read transaction, so totals, keys and endpoints add up; on a read
+ * replica once it has replayed every usage write committed before the call, else on the primary
+ * (docs/read-replicas.md), so that every earlier request is counted as on the primary.
  */
-export async function getAnalytics(db: Db, query: { accountId: string; keyId?: string } & DayRange): Promise<Analytics> {
+export async function getAnalytics(query: { accountId: string; keyId?: string } & DayRange): Promise<Analytics> {
   const from = startOfUtcDay(query.from);
   const to = startOfUtcDay(query.to);
   assertAnalyticsRange({ from, to });
+  const position = hasReplicas() ? await primaryPosition() : 0n;
+  const { value } = await readOnReplica(position, ({ db }) => usageQueries(db, { ...query, from, to }));
+  return summarize(from, to, value);
+}
 
-  const where = { userId: query.accountId, keyId: query.keyId, day: { gte: from, lte: to } };
-  const [perDay, perKey, perEndpoint, keys] = await db.$transaction(
+function usageQueries(db: Db, query: { accountId: string; keyId?: string } & DayRange) {
+  const where = { userId: query.accountId, keyId: query.keyId, day: { gte: query.from, lte: query.to } };
+  return db.$transaction(
     [
       db.usageDaily.groupBy({
         by: ["day"],
@@ -122,7 +130,9 @@ export async function getAnalytics(db: Db, query: { accountId: string; keyId?: s
     ],
     { isolationLevel: "RepeatableRead" },
   );
+}
 
+function summarize(from: Date, to: Date, [perDay, perKey, perEndpoint, keys]: Awaited<ReturnType<typeof usageQueries>>): Analytics {
   const byDay = new Map(
     perDay.map(({ day, _sum: sum }) => [
       formatCalendarDate(day),

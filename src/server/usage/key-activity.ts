@@ -28,7 +28,7 @@ export async function getKeyActivity(db: Db, query: { accountId: string; keyId: 
   const key = await db.apiKey.findFirst({ where: { id: query.keyId, userId: query.accountId }, select: { id: true } });
   if (!key) throw new DomainError("RESOURCE_NOT_FOUND", `no API key with id ${query.keyId}`);
   const [{ from, to, totals, daily }, rows] = await Promise.all([
-    getAnalytics(db, { ...query, ...resolveAnalyticsRange({}, now) }),
+    getAnalytics({ ...query, ...resolveAnalyticsRange({}, now) }),
     db.apiRequestLog.findMany({
       where: { keyId: key.id },
       // By time, not id: concurrent flushes may insert a later request first.

@@ -83,6 +83,6 @@ export const getAnalyticsProcedure = procedure
     // Usage is written after each response: let this process's writes for the account land first.
     const accountId = callerAccount(ctx.caller).id;
     await settlePendingUsageWrites(accountId);
-    const data = await getAnalytics(ctx.db, { accountId, ...range });
+    const data = await getAnalytics({ accountId, ...range });
     return { success: true as const, data };
   });

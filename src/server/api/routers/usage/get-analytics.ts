@@ -12,5 +12,5 @@ import { getAnalyticsInput } from "../analytics/get-analytics";
 export const getUsageAnalyticsProcedure = procedure.input(getAnalyticsInput.optional()).query(async ({ ctx, input }) => {
   const range = resolveAnalyticsRange(input ?? {});
   await settlePendingUsageWrites(callerAccount(ctx.caller).id);
-  return getAnalytics(ctx.db, { accountId: callerAccount(ctx.caller).id, ...range });
+  return getAnalytics({ accountId: callerAccount(ctx.caller).id, ...range });
 });
