@@ -59,3 +59,18 @@ describe.each(unreachableStores)("fail open: %s", (_name, makeLimiter) => {
     expect(logged).toHaveBeenCalledTimes(1);
   });
 });
+
+describe.skipIf(!process.env.REDIS_URL)("a store that answers while the server is busy (REDIS_URL)", () => {
+  it("is not taken for down: its answer, waiting behind a blocked event loop, wins over the timeout", async () => {
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
+    const limiter = createRateLimiter({ redisUrl: process.env.REDIS_URL, prefix: `busy-${Date.now()}-${process.pid}` });
+    await limiter.consume("warm-up", 1);
+    // Two requests of a budget of one, sent while the server's own work holds the event loop past
+    // the store's timeout: Redis answers at once, the answers wait on the socket.
+    const answers = Promise.all([limiter.consume("account", 1), limiter.consume("account", 1)]);
+    const blockedUntil = Date.now() + 800;
+    while (Date.now() < blockedUntil);
+    expect((await answers).map((state) => state.success)).toEqual([true, false]);
+    expect(logged).not.toHaveBeenCalled();
+  });
+});

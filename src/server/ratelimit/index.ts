@@ -82,10 +82,21 @@ export function storeGuard(messages: { unavailable: string; recovered: string })
   };
 }
 
+/**
+ * `promise`, or a rejection once `ms` have passed without its answer. The rejection waits for the
+ * event loop's next check phase (setImmediate), after the I/O already received is handled: when the
+ * server's own work held the loop past `ms`, the timer and the store's waiting answer are both due,
+ * and timers run first; the answer must win, or a busy server would fail open (and let requests past
+ * their limit) while the store is fine (tests/ratelimit/fail-open.test.ts).
+ */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let check: ReturnType<typeof setImmediate> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => (check = setImmediate(() => reject(new Error(`no answer within ${ms} ms`)))), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(check);
+  });
 }
