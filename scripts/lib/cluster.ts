@@ -6,8 +6,8 @@
  * PgBouncer come from Debian's packages, installed here when missing (as .ci/run installs Chromium).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createWriteStream, existsSync } from "node:fs";
+import { chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -25,6 +25,8 @@ export interface ClusterOptions {
   instances?: number;
   /** Receives the instances' output (not shown on the console). */
   onOutput?: (chunk: Buffer) => void;
+  /** Where each instance's output is also kept, as app1.log, app2.log... (restarts append). */
+  logDir?: string;
 }
 
 export interface Cluster {
@@ -39,7 +41,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster({ databaseUrl, env, instances = 3, onOutput }: ClusterOptions): Promise<Cluster> {
+export async function startCluster({ databaseUrl, env, instances = 3, onOutput, logDir }: ClusterOptions): Promise<Cluster> {
   installMissingPackages();
   const dir = await mkdtemp(join(tmpdir(), "blogmgr-cluster-"));
   const children: ChildProcess[] = [];
@@ -70,8 +72,18 @@ export async function startCluster({ databaseUrl, env, instances = 3, onOutput }
       SHUTDOWN_DELAY_SECONDS: "2",
       WEBHOOK_WORKER: "1",
     };
-    const start = (port: number) => startProductionServer(instanceEnv, { port, onOutput, quiet: true });
-    for (const port of ports) servers.push(await start(port));
+    if (logDir) await mkdir(logDir, { recursive: true });
+    const logs = ports.map((_, i) => (logDir ? createWriteStream(join(logDir, `app${i + 1}.log`), { flags: "a" }) : undefined));
+    const start = (index: number) =>
+      startProductionServer(instanceEnv, {
+        port: ports[index],
+        quiet: true,
+        onOutput: (chunk) => {
+          logs[index]?.write(chunk);
+          onOutput?.(chunk);
+        },
+      });
+    for (let i = 0; i < instances; i++) servers.push(await start(i));
     children.push(await startHaproxy(dir, balancerPort, ports));
     await waitForAllBackends(balancerUrl, instances);
 
@@ -83,10 +95,13 @@ export async function startCluster({ databaseUrl, env, instances = 3, onOutput }
         const began = Date.now();
         await servers[index]!.stop();
         const exitedAfterMs = Date.now() - began;
-        servers[index] = await start(ports[index]!);
+        servers[index] = await start(index);
         return { exitedAfterMs, servingAfterMs: Date.now() - began };
       },
-      stop: () => stopAll(servers, children, dir),
+      async stop() {
+        await stopAll(servers, children, dir);
+        for (const log of logs) log?.end();
+      },
     };
   } catch (error) {
     await stopAll(servers, children, dir);
@@ -159,8 +174,13 @@ async function startHaproxy(dir: string, port: number, backendPorts: number[]): 
     [
       "global",
       "  maxconn 4000",
+      // Failed or aborted requests only, with HAProxy's termination state (who closed what, when).
+      "  log stderr format raw daemon",
       "defaults",
       "  mode http",
+      "  log global",
+      "  option httplog",
+      "  option dontlog-normal",
       "  timeout connect 2s",
       "  timeout client 60s",
       "  timeout server 60s",
@@ -176,8 +196,8 @@ async function startHaproxy(dir: string, port: number, backendPorts: number[]): 
       "  option httpchk GET /api/health",
       "  http-check expect status 200",
       // A draining instance (503) is out after two checks, 500 ms, well inside its
-      // SHUTDOWN_DELAY_SECONDS; a check slow under load (up to 1 s) does not take one out alone.
-      "  timeout check 1s",
+      // SHUTDOWN_DELAY_SECONDS; a check slow under load (up to 2 s) does not take one out.
+      "  timeout check 2s",
       "  default-server inter 250ms fall 2 rise 1",
       ...backendPorts.map((backend, i) => `  server app${i + 1} 127.0.0.1:${backend} check`),
     ].join("\n") + "\n",

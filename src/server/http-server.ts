@@ -64,6 +64,12 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
+// A balancer keeps idle connections to the app for its next requests; if the app closed one first,
+// a request the balancer is sending on it at that moment would be lost (HAProxy then drops the
+// client's connection). So the app keeps them longer than balancers do (HAProxy 5 s, nginx, AWS ALB
+// 60 s: docs/deploying.md); a request's headers may take as long.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
 // LISTEN and the job worker need a session of their own: DIRECT_URL behind a pooler in transaction mode.
 const sessionUrl = sessionDatabaseUrl();

@@ -1,3 +1,4 @@
+import { connect, type Socket } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, call, createTestAccount, type TestAccount } from "../support/api";
 import { expectError, rateLimitHeaders } from "./expect";
@@ -66,6 +67,35 @@ describe("the /api/v1 surface (README, Architecture)", () => {
   it("serves JSON with a content type on success and error alike", async () => {
     for (const response of [await call("/blogs", { key: account.key }), await call("/blogs")]) {
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    }
+  });
+});
+
+describe("connections kept alive", () => {
+  /** Writes one GET on `socket` and resolves with what comes back within `ms` ("" if the socket closed first). */
+  const exchange = (socket: Socket, ms: number) =>
+    new Promise<string>((resolve) => {
+      let received = "";
+      const onData = (chunk: Buffer) => (received += chunk.toString("latin1"));
+      socket.on("data", onData);
+      socket.write(`GET /api/v1/openapi.json HTTP/1.1\r\nHost: ${new URL(apiBaseUrl()).host}\r\n\r\n`);
+      setTimeout(() => (socket.off("data", onData), resolve(received)), ms);
+    });
+
+  it("stay open longer than a balancer keeps its idle ones (60 s): a request sent after 6 s idle is answered", async () => {
+    const { hostname, port } = new URL(apiBaseUrl());
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let closedAt: number | undefined;
+    socket.on("close", () => (closedAt = Date.now()));
+    try {
+      expect(await exchange(socket, 1_000)).toMatch(/^HTTP\/1\.1 200 .*keep-alive: timeout=65/is);
+      // Idle past the 5 s Node closes at by default, at which a balancer's next request on it was lost.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(closedAt).toBeUndefined();
+      expect(await exchange(socket, 1_000)).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
     }
   });
 });

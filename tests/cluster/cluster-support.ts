@@ -1,7 +1,11 @@
 import { nextUtcHour } from "../ratelimit/hour";
 
-/** The instances' environment: the suite's (Redis, mailbox, webhook settings), each running its job worker as in production. */
-export const clusterEnv = (): NodeJS.ProcessEnv => ({ ...process.env });
+/** The rig's settings for a test file: the suite's environment (Redis, mailbox, webhooks), the instances' logs kept under test-results/cluster/. */
+export const clusterOptions = (file: string) => ({
+  databaseUrl: process.env.DATABASE_URL!,
+  env: { ...process.env },
+  logDir: `test-results/cluster/${file}`,
+});
 
 /** How many answers had each status, e.g. { 200: 100, 429: 100 }. */
 export function statusCounts(answers: { status: number }[]): Record<number, number> {

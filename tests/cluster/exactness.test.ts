@@ -6,7 +6,7 @@ import { SIGN_IN_BACKOFF } from "~/server/auth";
 import { startCluster, type Cluster } from "../../scripts/lib/cluster";
 import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
-import { awayFromTheHourEnd, clusterEnv, statusCounts } from "./cluster-support";
+import { awayFromTheHourEnd, clusterOptions, statusCounts } from "./cluster-support";
 
 /**
  * What must hold across instances (docs/deploying.md): three production servers behind HAProxy,
@@ -16,7 +16,7 @@ import { awayFromTheHourEnd, clusterEnv, statusCounts } from "./cluster-support"
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ databaseUrl: process.env.DATABASE_URL!, env: clusterEnv() });
+  cluster = await startCluster(clusterOptions("exactness"));
 });
 afterAll(() => cluster?.stop());
 

@@ -3,7 +3,7 @@ import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
 import { startCluster, type Cluster } from "../../scripts/lib/cluster";
 import { call, createTestAccount, db, type TestAccount } from "../support/api";
 import { eventually, startReceiver, verifiedEvents, type Receiver } from "../webhooks/receiver";
-import { clusterEnv } from "./cluster-support";
+import { clusterOptions } from "./cluster-support";
 
 /**
  * Background jobs with a job worker in each of three instances (and the suite's server's): every
@@ -13,7 +13,7 @@ import { clusterEnv } from "./cluster-support";
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster({ databaseUrl: process.env.DATABASE_URL!, env: clusterEnv() });
+  cluster = await startCluster(clusterOptions("jobs"));
 });
 afterAll(() => cluster?.stop());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster, type Cluster } from "../../scripts/lib/cluster";
 import { call, createTestAccount, db } from "../support/api";
-import { awayFromTheHourEnd, clusterEnv, statusCounts } from "./cluster-support";
+import { awayFromTheHourEnd, clusterOptions, statusCounts } from "./cluster-support";
 
 /**
  * Restarting the three instances one after the other under a steady load through the balancer:
@@ -12,7 +12,7 @@ let cluster: Cluster;
 const output: Buffer[] = [];
 
 beforeAll(async () => {
-  cluster = await startCluster({ databaseUrl: process.env.DATABASE_URL!, env: clusterEnv(), onOutput: (chunk) => output.push(chunk) });
+  cluster = await startCluster({ ...clusterOptions("rolling-restart"), onOutput: (chunk) => output.push(chunk) });
 });
 afterAll(() => cluster?.stop());
 
