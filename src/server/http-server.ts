@@ -66,8 +66,8 @@ const server = createServer((req, res) => {
 });
 // A balancer keeps idle connections to the app for its next requests; if the app closed one first,
 // a request the balancer is sending on it at that moment would be lost (HAProxy then drops the
-// client's connection). So the app keeps them longer than balancers do (HAProxy 5 s, nginx, AWS ALB
-// 60 s: docs/deploying.md); a request's headers may take as long.
+// client's connection). So the app keeps them longer than balancers keep theirs (HAProxy's and
+// nginx's defaults, AWS ALB: 60 s or less; docs/deploying.md); a request's headers may take as long.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.listen(port, () => log.info(`Production server listening on port ${port}`));
