@@ -5,7 +5,7 @@
  *
  *   list       listBlogs and JSON.stringify: the work the baseline does too
  *   procedure  blogs.list through tRPC (its middleware, zod input and output), as the dashboard calls it
- *   openapi    blogs.list through trpc-to-openapi's handler (src/server/api/rest/openapi-adapter.ts), as /api/v1 calls it
+ *   openapi    blogs.list through /api/v1's adapter (src/server/api/rest/openapi-adapter.ts: trpc-to-openapi's routing and input)
  *
  * Run: npx tsx --conditions=react-server bench/layers.ts   (LAYER_CALLS, default 20000 a layer and round)
  */
