@@ -8,11 +8,11 @@ import { createOpenApiAdapter, type OpenApiOutcome } from "~/server/api/rest/ope
 import { strictBoolean } from "~/shared/blog-fields";
 
 /**
- * What /api/v1 relies on from trpc-to-openapi (src/server/api/rest/openapi-adapter.ts), on a tiny
- * router of its own: the success status set through responseMeta, the success body written as the
- * procedure's data, failures handed back as the error thrown (input failures with their zod issues),
- * and the coercion of booleans that makes the API's own boolean schemas necessary. A new version
- * of the library that changes any of it fails here.
+ * What /api/v1 relies on from trpc-to-openapi (src/server/api/rest/openapi-adapter.ts, its
+ * handler's steps from the library's own parts), on a tiny router of its own: the success status of
+ * the route, the success body written as the procedure's data, failures handed back as the error
+ * thrown (input failures with their zod issues), and the coercion of booleans that makes the API's
+ * own boolean schemas necessary. A new version of the library that changes any of it fails here.
  */
 
 const t = initTRPC.context<{ caller: string }>().meta<OpenApiMeta>().create();
@@ -90,7 +90,7 @@ async function call(method: string, path: string, body?: unknown): Promise<OpenA
 }
 
 describe("trpc-to-openapi through the adapter", () => {
-  it("answers a success with the status responseMeta sets, the procedure's data as JSON and the context given", async () => {
+  it("answers a success with the route's success status, the procedure's data as JSON and the context given", async () => {
     const outcome = await call("POST", "/things", { name: "a", flag: true });
     expect(outcome).toMatchObject({ ok: true, status: 201 });
     if (!outcome.ok) return;
@@ -98,7 +98,7 @@ describe("trpc-to-openapi through the adapter", () => {
     expect(JSON.parse(outcome.body!)).toEqual({ name: "a", flag: true, caller: "tester" });
   });
 
-  it("answers 200 where responseMeta says so, reading the query by name with numbers coerced", async () => {
+  it("answers 200 where the route says so, reading the query by name with numbers coerced", async () => {
     const outcome = await call("GET", "/things?page=2");
     expect(outcome).toMatchObject({ ok: true, status: 200 });
     if (outcome.ok) expect(JSON.parse(outcome.body!)).toEqual({ page: 2 });
@@ -129,8 +129,8 @@ describe("trpc-to-openapi through the adapter", () => {
     expect((error.cause as ZodError).issues[0]?.path).toEqual(["name"]);
   });
 
-  it("takes the adapter's stand-in as a fetch Request and builds none of its own", async () => {
-    // Handed Node's request, the library would build a fetch Request per call for its abort signal.
+  it("builds no fetch Request", async () => {
+    // The library's handler, handed Node's request, would build one per call for its abort signal.
     const original = globalThis.Request;
     let built = 0;
     globalThis.Request = new Proxy(original, {

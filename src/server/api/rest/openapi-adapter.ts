@@ -1,25 +1,43 @@
 import "server-only";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AnyRouter, inferRouterContext } from "@trpc/server";
-import { createOpenApiNodeHttpHandler, type OpenApiRouter } from "trpc-to-openapi";
+import type { IncomingMessage } from "node:http";
+import { TRPCError, type AnyRouter, type inferRouterContext } from "@trpc/server";
+import { ZodArray } from "zod";
+import {
+  acceptsRequestBody,
+  coerceSchema,
+  createProcedureCache,
+  getErrorFromUnknown,
+  getInputOutputParsers,
+  getQuery,
+  instanceofZodTypeLikeVoid,
+  instanceofZodTypeObject,
+  instanceofZodTypeOptional,
+  normalizePath,
+  unwrapZodType,
+  zodSupportsCoerce,
+  type OpenApiProcedure,
+  type OpenApiRouter,
+} from "trpc-to-openapi";
 
 /**
- * trpc-to-openapi as /api/v1 uses it: the library routes a request to its procedure, reads the
- * input (path, query, body), coerces query strings and calls the procedure. Its answer is captured
- * in memory rather than written to the client, because the error body it writes is its own
- * (`{ message, code, issues }`, the message "Input validation failed" for every invalid input),
- * not the spec's error envelope (README, The API): a failure comes back as the error thrown, for
- * the handler to render; a success as written, its status set through the library's
- * `responseMeta`. tests/api/openapi-adapter.contract.test.ts pins the behaviour relied on here.
+ * trpc-to-openapi as /api/v1 uses it: a request is routed to its procedure by the library's
+ * procedure cache (the procedures' OpenAPI paths), its input read as the library's handler reads
+ * it (the query by name, a lone value for each name but arrays for array fields, or the JSON body;
+ * then the path's parameters over them), strings coerced where the library's coercion applies, and
+ * the procedure called as tRPC's own adapters call it. A failure comes back as the error thrown
+ * (the library's `getErrorFromUnknown`), for the handler to render as the spec's error envelope
+ * (README, The API); a success as its JSON text, with the status of the route's success.
+ * tests/api/openapi-adapter.contract.test.ts pins that behaviour on a router of its own.
  *
- * The library is handed a stand-in for a fetch `Request` (its prototype, with the members it reads
- * as own values) rather than Node's request: given a Node request, it would build a whole fetch
- * Request per call (headers copied, an AbortController, listeners on the socket) only to take its
- * abort signal, which our procedures never see (their context comes from `createContext` alone).
- * That was a third of the CPU of a list call through the library (bench/README.md, "Where the app's time goes").
+ * This is the library's `createOpenApiNodeHttpHandler` made of its own exported parts, without
+ * what a call through it cost each time and our procedures never use (bench/README.md,
+ * "Allocations on the hot path"): a stand-in fetch Request for its abort signal, a response to
+ * capture, a tRPC caller proxy, and its coercion pass over the input schema, which builds new zod
+ * schemas on every call; that pass changes the schema objects themselves, once for all, so here it
+ * runs on a procedure's first call.
  */
 
-/** One request handed to the library. */
+/** One request handed to the adapter. */
 export interface OpenApiRequest<TContextOptions> {
   method: string;
   /** The path below the API's prefix, with the query ("/blogs?page=2"). */
@@ -34,45 +52,15 @@ export type OpenApiOutcome =
   | { ok: true; status: number; headers: Headers; body: string | undefined }
   | { ok: false; error: unknown };
 
-/** The members of a Node response the library uses: the status, headers and body. */
-interface CapturedResponse {
-  statusCode: number;
-  setHeader(name: string, value: string | number | readonly string[]): void;
-  end(body?: string): void;
-}
+/** A success's headers: its content type alone, as the library set it. Shared by every call: read, never written. */
+const JSON_RESPONSE_HEADERS = new Headers({ "content-type": "application/json" });
 
-/**
- * The members of a request the library reads when the request is a fetch Request: the method, the
- * URL (path and query), the content type, the body already parsed, the query it parses itself, the
- * abort signal.
- */
-interface ForwardedRequest {
-  method: string;
-  url: string;
-  headers: Headers;
-  body: unknown;
-  query: unknown;
-  signal: AbortSignal;
-}
-
-/** The signal every call gets: nothing of ours listens to it (see above). */
-const NEVER_ABORTED = new AbortController().signal;
-/** The headers the library reads (only the content type), shared by every call: it never writes them. */
-const NO_BODY_HEADERS = new Headers();
-// Declared JSON in the only content-type spelling the library recognises.
-const JSON_BODY_HEADERS = new Headers({ "content-type": "application/json" });
-
-function forwardedRequest(method: string, pathAndQuery: string, body: unknown): ForwardedRequest {
-  const own = (value: unknown) => ({ value, writable: true, enumerable: true });
-  // Own properties over Request's getters; `query` and `body` writable, as the library sets them.
-  return Object.create(Request.prototype, {
-    method: own(method),
-    url: own(pathAndQuery),
-    headers: own(body === undefined ? NO_BODY_HEADERS : JSON_BODY_HEADERS),
-    body: own(body),
-    query: own(undefined),
-    signal: own(NEVER_ABORTED),
-  }) as ForwardedRequest;
+/** What a procedure's input needs, worked out at its first call: the schema's shape does not change. */
+interface InputPlan {
+  /** No input at all (a void-like schema). */
+  none: boolean;
+  /** Fields whose query value is always an array. */
+  arrayFields: string[];
 }
 
 interface OpenApiAdapterOptions<TRouter extends OpenApiRouter & AnyRouter, TContextOptions> {
@@ -82,46 +70,62 @@ interface OpenApiAdapterOptions<TRouter extends OpenApiRouter & AnyRouter, TCont
   successStatus: (procedurePath: string) => number;
 }
 
-/** Builds the library's handler once (with it, the router's procedure cache); returns one call per request. */
+/** Builds the routing once (the library's procedure cache); returns one call per request. */
 export function createOpenApiAdapter<TRouter extends OpenApiRouter & AnyRouter, TContextOptions>(
   options: OpenApiAdapterOptions<TRouter, TContextOptions>,
 ): (request: OpenApiRequest<TContextOptions>) => Promise<OpenApiOutcome> {
-  /** What a request hands to the shared handler, and what it gets back, found by the request. */
-  const calls = new WeakMap<object, { contextOptions: TContextOptions; failure?: unknown }>();
-  // Built over the library's own router type: its option types do not resolve for a generic router.
-  const handler = createOpenApiNodeHttpHandler<OpenApiRouter, IncomingMessage, ServerResponse>({
-    router: options.router,
-    createContext: ({ req }) => options.createContext(calls.get(req)!.contextOptions),
-    responseMeta: ({ paths, errors }) => (errors.length === 0 && paths?.[0] ? { status: options.successStatus(paths[0]) } : {}),
-    onError: ({ error, req }) => {
-      calls.get(req)!.failure = error;
-    },
-  });
+  const getProcedure = createProcedureCache(options.router);
+  const plans = new Map<OpenApiProcedure, InputPlan>();
 
   return async ({ method, pathAndQuery, body, contextOptions }) => {
-    const call: { contextOptions: TContextOptions; failure?: unknown } = { contextOptions };
-    const forwarded = forwardedRequest(method, pathAndQuery, body);
-    calls.set(forwarded, call);
-    const headers = new Headers();
-    let status = 200;
-    const text = await new Promise<string | undefined>((resolve, reject) => {
-      const captured: CapturedResponse = {
-        set statusCode(value: number) {
-          status = value;
-        },
-        get statusCode() {
-          return status;
-        },
-        setHeader(name, value) {
-          if (typeof value === "string" || typeof value === "number") headers.set(name, String(value));
-          else for (const v of value) headers.append(name, v);
-        },
-        end: resolve,
-      };
-      // The stand-ins carry only the members above, all the library touches.
-      handler(forwarded as unknown as IncomingMessage, captured as unknown as ServerResponse).catch(reject);
-    });
-    if (call.failure !== undefined) return { ok: false, error: call.failure };
-    return { ok: true, status, headers, body: text };
+    // As the library: the URL and the route before anything that answers a failure.
+    const url = new URL(pathAndQuery.startsWith("/") ? `http://127.0.0.1${pathAndQuery}` : pathAndQuery);
+    // Any method string: one the library does not know finds no route.
+    const routed = method as Parameters<typeof getProcedure>[0];
+    const found = getProcedure(routed, normalizePath(url.pathname));
+    try {
+      if (!found?.procedure) {
+        // The library's answer to a HEAD it cannot route (a warm-up); anything else is not found.
+        if (method === "HEAD") return { ok: true, status: 204, headers: JSON_RESPONSE_HEADERS, body: undefined };
+        throw new TRPCError({ message: "Not found", code: "NOT_FOUND" });
+      }
+      const { procedure, pathInput } = found;
+      const useBody = acceptsRequestBody(routed);
+      // The handler declares a body it hands over as JSON; a method with a body needs one.
+      if (useBody && body === undefined) throw new TRPCError({ code: "UNSUPPORTED_MEDIA_TYPE", message: "Missing content-type header" });
+      const plan = plans.get(procedure.procedure) ?? planInput(procedure.procedure, plans);
+      let input: Record<string, unknown> | undefined;
+      if (!plan.none) {
+        input = { ...(useBody ? (body as object) : getQuery({} as IncomingMessage, url)), ...pathInput };
+        if (!useBody) for (const field of plan.arrayFields) if (input[field] !== undefined && !Array.isArray(input[field])) input[field] = [input[field]];
+      }
+      const ctx = await options.createContext(contextOptions);
+      const call = procedure.procedure as unknown as (opts: {
+        path: string;
+        getRawInput: () => Promise<unknown>;
+        ctx: unknown;
+        type: string;
+        signal: AbortSignal | undefined;
+        batchIndex: number;
+      }) => Promise<unknown>;
+      const data = await call({ path: procedure.path, getRawInput: async () => input, ctx, type: procedure.type, signal: undefined, batchIndex: 0 });
+      return { ok: true, status: options.successStatus(procedure.path), headers: JSON_RESPONSE_HEADERS, body: JSON.stringify(data) };
+    } catch (cause) {
+      return { ok: false, error: getErrorFromUnknown(cause) };
+    }
   };
+}
+
+/** A procedure's input plan, made at its first call, with the library's coercion applied to its schema. */
+function planInput(procedure: OpenApiProcedure, plans: Map<OpenApiProcedure, InputPlan>): InputPlan {
+  const schema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+  const plan: InputPlan = { none: instanceofZodTypeLikeVoid(schema), arrayFields: [] };
+  if (zodSupportsCoerce && instanceofZodTypeObject(schema)) {
+    for (const [key, shape] of Object.entries(schema.shape)) {
+      if (shape instanceof ZodArray || (instanceofZodTypeOptional(shape) && shape.unwrap() instanceof ZodArray)) plan.arrayFields.push(key);
+    }
+    coerceSchema(schema);
+  }
+  plans.set(procedure, plan);
+  return plan;
 }
