@@ -6,7 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses, Button } from "~/components/ui/button";
-import { EmptyState, Skeleton } from "~/components/ui/card";
+import { EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Pagination } from "~/components/ui/pagination";
 import { Switch } from "~/components/ui/switch";
@@ -158,11 +158,11 @@ export function BlogsTable() {
       {!data ? (
         // Skeletons while loading, never beside a failure.
         !list.error && (
-          <div className="space-y-2" aria-busy="true" aria-label="Loading blogs">
+          <Loading label="Loading blogs" className="space-y-2">
             {Array.from({ length: 4 }, (_, i) => (
               <Skeleton key={i} className="h-12 w-full" />
             ))}
-          </div>
+          </Loading>
         )
       ) : data.blogs.length === 0 ? (
         search || view.status ? (

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { buttonClasses } from "~/components/ui/button";
-import { EmptyState, Skeleton } from "~/components/ui/card";
+import { EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage } from "~/trpc/react";
 import { TRPCClientError } from "@trpc/client";
@@ -55,11 +55,11 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
   }
   if (!loaded.data) {
     return (
-      <div aria-busy="true" aria-label="Loading the blog" className="space-y-4">
+      <Loading label="Loading the blog" className="space-y-4">
         <Skeleton className="h-9 w-64" />
         <Skeleton className="h-48 w-full" />
         <Skeleton className="h-80 w-full" />
-      </div>
+      </Loading>
     );
   }
   const { blog, entityTag } = loaded.data;

@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { EmptyState, Skeleton } from "~/components/ui/card";
+import { EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { CopyButton } from "~/components/ui/copy-button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { LocalTime } from "~/components/ui/local-time";
@@ -47,11 +47,11 @@ export function ImagesPanel() {
       {list.error && <LoadError what="your images" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />}
       {!data ? (
         !list.error && (
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading images">
+          <Loading label="Loading images" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {Array.from({ length: 3 }, (_, i) => (
               <Skeleton key={i} className="h-72 w-full" />
             ))}
-          </div>
+          </Loading>
         )
       ) : data.images.length === 0 ? (
         <EmptyState title="No images yet">

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Badge } from "~/components/ui/badge";
-import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { Card, CardTitle, EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { api } from "~/trpc/react";
@@ -35,10 +35,10 @@ export function KeyActivityPanel({ id }: { id: string }) {
       {activity.error ? (
         <LoadError what="the key's activity" error={activity.error} onRetry={() => void activity.refetch()} retrying={activity.isFetching} />
       ) : !activity.data ? (
-        <div aria-busy="true" aria-label="Loading the key's activity" className="space-y-4">
+        <Loading label="Loading the key's activity" className="space-y-4">
           <Skeleton className="h-64 w-full" />
           <Skeleton className="h-40 w-full" />
-        </div>
+        </Loading>
       ) : (
         <div className="space-y-6">
           <Card>

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useId, useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
-import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
+import { Card, CardTitle, EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { Field, Input } from "~/components/ui/input";
 import { RadioGroup } from "~/components/ui/radio-group";
@@ -51,10 +51,10 @@ export function KeysPanel() {
         {keys.error ? (
           <LoadError what="your keys" error={keys.error} onRetry={() => void keys.refetch()} retrying={keys.isFetching} />
         ) : !keys.data ? (
-          <div aria-busy="true" aria-label="Loading keys" className="space-y-2">
+          <Loading label="Loading keys" className="space-y-2">
             <Skeleton className="h-24 w-full" />
             <Skeleton className="h-24 w-full" />
-          </div>
+          </Loading>
         ) : keys.data.length === 0 ? (
           <EmptyState title="No API keys yet">Create one above to call the API from your programs.</EmptyState>
         ) : shown.length === 0 ? (

@@ -18,6 +18,18 @@ export function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden className={cn("animate-pulse rounded-md bg-slate-200", className)} />;
 }
 
+/**
+ * Where data is loading: placeholders (Skeleton) announced as one status named by `label`. The
+ * role lets the name be given (axe's aria-prohibited-attr refuses a label on a plain element).
+ */
+export function Loading({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
+  return (
+    <div role="status" aria-busy="true" aria-label={label} className={className}>
+      {children}
+    </div>
+  );
+}
+
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
