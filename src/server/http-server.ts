@@ -31,7 +31,16 @@ processImagesInChild(new URL("./image-worker.mjs", import.meta.url));
 
 const port = Number(process.env.PORT ?? 3000);
 const app = next({ dev: false, dir: process.cwd(), port });
+// Next's prepare() replaces the global Date with a wrapper reporting every reading of the clock to
+// its prerender tracking, which only `cacheComponents` uses (not enabled: next.config.mjs). Every
+// Date the API makes (pg's timestamps, the answers) paid for it (bench/README.md, "Allocations on
+// the hot path"): the plain one is put back.
+const PlainDate = Date;
 await app.prepare();
+if (Date !== PlainDate) {
+  globalThis.Date = PlainDate;
+  Object.defineProperty(PlainDate.prototype, "constructor", { value: PlainDate });
+}
 const handleWithNext = app.getRequestHandler();
 
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
