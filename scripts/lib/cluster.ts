@@ -7,12 +7,13 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync } from "node:fs";
-import { chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { freePort, startProductionServer, type RunningServer } from "./next-server";
+import { giveToPostgresUser, runsAsRoot } from "./postgres-user";
 
 const HAPROXY = "/usr/sbin/haproxy";
 const PGBOUNCER = "/usr/sbin/pgbouncer";
@@ -156,13 +157,8 @@ async function startPgBouncer(dir: string, port: number, database: URL): Promise
       `pidfile = ${join(dir, "pgbouncer.pid")}`,
     ].join("\n") + "\n",
   );
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString());
-    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString());
-    for (const file of ["", "userlist.txt", "pgbouncer.ini"]) await chown(join(dir, file), uid, gid);
-  }
-  const child = spawn(PGBOUNCER, [...(asRoot ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", "inherit"] });
+  await giveToPostgresUser(["", "userlist.txt", "pgbouncer.ini"].map((file) => join(dir, file)));
+  const child = spawn(PGBOUNCER, [...(runsAsRoot() ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", "inherit"] });
   await waitForPort(port, child, "PgBouncer");
   return child;
 }

@@ -7,12 +7,15 @@ export const clusterOptions = (file: string) => ({
   logDir: `test-results/cluster/${file}`,
 });
 
-/** How many answers had each status, e.g. { 200: 100, 429: 100 }. */
-export function statusCounts(answers: { status: number }[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+/** How many of `items` have each key, e.g. answers by status: { 200: 100, 429: 100 }. */
+export function countBy<T>(items: T[], key: (item: T) => string | number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
   return counts;
 }
+
+/** How many answers had each status. */
+export const statusCounts = (answers: { status: number }[]) => countBy(answers, ({ status }) => status);
 
 /** Waits out the last 20 s of a UTC hour: hourly budgets start afresh at its end, mid-race. */
 export async function awayFromTheHourEnd(): Promise<void> {

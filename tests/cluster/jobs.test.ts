@@ -3,7 +3,7 @@ import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
 import { startCluster, type Cluster } from "../../scripts/lib/cluster";
 import { call, createTestAccount, db, type TestAccount } from "../support/api";
 import { eventually, startReceiver, verifiedEvents, type Receiver } from "../webhooks/receiver";
-import { clusterOptions } from "./cluster-support";
+import { clusterOptions, countBy } from "./cluster-support";
 
 /**
  * Background jobs with a job worker in each of three instances (and the suite's server's): every
@@ -28,11 +28,7 @@ async function createBlogs(account: TestAccount, blogs: object[]): Promise<strin
 }
 
 /** How many requests the receiver got for each event (webhook-id). */
-function requestsPerEvent(receiver: Receiver): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { headers } of receiver.received) counts[headers["webhook-id"] as string] = (counts[headers["webhook-id"] as string] ?? 0) + 1;
-  return counts;
-}
+const requestsPerEvent = (receiver: Receiver) => countBy(receiver.received, ({ headers }) => headers["webhook-id"] as string);
 
 describe("webhook deliveries across instances", () => {
   it("send each attempt once, at most the endpoint's concurrency at a time", async () => {

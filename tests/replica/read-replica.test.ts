@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chown, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { giveToPostgresUser, runsAsRoot } from "../../scripts/lib/postgres-user";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
 import { createApiKey } from "~/server/keys/create-api-key";
@@ -25,7 +26,7 @@ import { PERMISSIONS } from "~/shared/permissions";
 const run = promisify(execFile);
 const BIN = "/usr/lib/postgresql/15/bin";
 const asPostgres = (command: string, args: string[]) =>
-  process.getuid?.() === 0 ? run("runuser", ["-u", "postgres", "--", join(BIN, command), ...args]) : run(join(BIN, command), args);
+  runsAsRoot() ? run("runuser", ["-u", "postgres", "--", join(BIN, command), ...args]) : run(join(BIN, command), args);
 
 let dir: string | undefined;
 const started: string[] = [];
@@ -81,10 +82,7 @@ async function writeContent(content: string): Promise<void> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "blogmgr-replica-"));
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run("id", ["-u", "postgres"]);
-    await chown(dir, Number(stdout.trim()), Number(stdout.trim()));
-  }
+  await giveToPostgresUser([dir]);
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   await asPostgres("initdb", ["-D", join(dir, "primary"), "-U", "postgres", "--auth=trust", "--no-sync"]);
   const primaryUrl = await startCluster(join(dir, "primary"), primaryPort);
