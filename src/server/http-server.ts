@@ -24,6 +24,7 @@ import { startJobWorker } from "./jobs/worker";
 import { publicPageCache } from "./public-site/cache";
 import { listenForPublicChanges } from "./public-site/change-listener";
 import { handlePublicRequest } from "./public-site/handler";
+import { PUBLIC_URL_HEADER } from "./public-site/routes";
 import { processImagesInChild } from "./images/processing";
 
 // Uploads are processed by a child process at the lowest CPU priority: reads are never starved.
@@ -62,6 +63,9 @@ const server = createServer((req, res) => {
   }
   // Next's route handlers see no socket: they get the client's address from this server.
   setClientIpHeader(req.headers, req.socket.remoteAddress);
+  // The public site's route under Next takes its address from this header, which only the proxy
+  // (src/proxy.ts) may set: a client's copy never reaches Next (docs/security.md, Header trust).
+  delete req.headers[PUBLIC_URL_HEADER];
   const served = isApiPath(req.url)
     ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
     : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNext(req, res)));
