@@ -92,7 +92,7 @@ describe("the OpenAPI document", () => {
     expect(query.q.description).toContain("after trimming");
     expect(query.cursor).toMatchObject({ minLength: 1, maxLength: BLOG_CURSOR_MAX_LENGTH, pattern: BLOG_CURSOR_PATTERN.source });
 
-    const idempotencyKey = document.components.parameters.IdempotencyKey;
+    const idempotencyKey = document.paths["/blogs"].post.parameters.find((parameter: { name: string }) => parameter.name === "Idempotency-Key");
     expect(idempotencyKey.description).toContain("after trimming");
     const keys = probes.filter((value): value is string => typeof value === "string").concat(" ".repeat(3) + "k".repeat(MAX_IDEMPOTENCY_KEY_LENGTH) + " ");
     const pattern = new RegExp(idempotencyKey.schema.pattern);
