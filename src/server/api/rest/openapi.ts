@@ -256,7 +256,7 @@ function withoutReadOnlyProperties(operation: OperationObject): void {
  * `anyOf` (a value or null) carries its example in the branch it belongs to as well. Generators
  * build a request from the media type's example when there is one; an example beside an `anyOf`
  * they read as no branch's, and fake a value from the branch's pattern instead (Postman's converter,
- * as Portman runs it: a publishAt in the year 504), which the API rightly refuses with a 400.
+ * as Portman runs it: a publishAt centuries ago), which the API rightly refuses with a 400.
  */
 function withRequestBodyExample(operation: OperationObject): void {
   const media = (operation.requestBody as { content?: Record<string, MediaTypeObject> } | undefined)?.content?.["application/json"];
