@@ -7,9 +7,10 @@ const nextConfig = {
   // Pages Router route of /api/v1 runs outside it: bundle the package there, as its empty module.
   transpilePackages: ["server-only"],
   // Any address no route claims goes to the public site's route (src/pages/api/public.ts), but the
-  // dashboard's: those get its own "Page not found".
+  // dashboard's, which get its own "Page not found", and Next's own files (/_next/), which the proxy
+  // skips and so never gives the route its address (docs/security.md, Header trust).
   async rewrites() {
-    return { beforeFiles: [], afterFiles: [], fallback: [{ source: "/:path((?!dashboard(?:/|$)).*)", destination: "/api/public" }] };
+    return { beforeFiles: [], afterFiles: [], fallback: [{ source: "/:path((?!dashboard(?:/|$)|_next/).*)", destination: "/api/public" }] };
   },
   turbopack: { resolveAlias: { "server-only": { node: "next/dist/compiled/server-only/empty" } } },
 };

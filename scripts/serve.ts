@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
 import type { DemoAccount } from "../src/server/demo/seed-demo";
+import { listenHostname } from "../src/server/listen-address";
 import { log } from "../src/server/log";
 import { missingDeploymentSettings } from "../src/server/production-settings";
 import { readSecretFile, writeSecretFile } from "../src/server/secret-file";
@@ -21,6 +22,7 @@ import { PRODUCTION_SERVER_ARGS, waitUntilServing } from "./lib/next-server";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
+const hostname = listenHostname();
 const dataDir = process.env.DATA_DIR ?? ".data";
 const seedDemo =
   process.argv.includes("--demo") || process.env.SEED_DEMO === "1" || (mode === "dev" && !process.env.DATABASE_URL && process.env.SEED_DEMO !== "0");
@@ -75,12 +77,13 @@ try {
 
 // Production: the production server (src/server/http-server.ts as `npm run build` compiled it, Next
 // behind it); development: `next dev`.
-const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev"];
+const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev", "--hostname", hostname];
 const app = spawn(process.execPath, serverArgs, {
   stdio: "inherit",
   env: {
     ...process.env,
     PORT: port,
+    HOSTNAME: hostname,
     ...(mode === "start" && { NODE_ENV: "production" }),
     NEXT_TELEMETRY_DISABLED: "1",
     // PGlite has a single session: a small pool keeps requests from queueing on dead sockets, the
@@ -107,7 +110,10 @@ process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 void appExited.then(() => shutdown());
 
-const baseUrl = `http://localhost:${port}`;
+// Where this machine reaches the server: localhost for loopback and every-interface addresses
+// (passkeys need a domain name: README), else the address itself.
+const reachableHost = ["127.0.0.1", "::1", "0.0.0.0", "::"].includes(hostname) ? "localhost" : hostname.includes(":") ? `[${hostname}]` : hostname;
+const baseUrl = `http://${reachableHost}:${port}`;
 await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app, 10 * 60_000);
 log.info(`Blog Manager is running at ${baseUrl}; API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
 if (demo?.apiKey) {

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { configuredOrigin } from "~/server/public-origin";
-import { parsePublicRoute } from "~/server/public-site/routes";
+import { parsePublicRoute, PUBLIC_URL_HEADER } from "~/server/public-site/routes";
 import { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "~/server/security-headers";
 
 const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
@@ -17,7 +17,7 @@ export function proxy(request: NextRequest): NextResponse {
   const { pathname, search } = request.nextUrl;
   const requestHeaders = new Headers(request.headers);
   // The address asked for, for the public site's route, where an unclaimed address is rewritten (src/pages/api/public.ts).
-  requestHeaders.set("x-public-url", pathname + search);
+  requestHeaders.set(PUBLIC_URL_HEADER, pathname + search);
   // The public site sets its own headers, with a CSP that needs no nonce (src/server/public-site/handler.ts).
   if (parsePublicRoute(pathname, request.nextUrl.searchParams) !== null) return NextResponse.next({ request: { headers: requestHeaders } });
   const policy = pageContentSecurityPolicy(cspNonce(), configuredOrigin);
@@ -37,5 +37,7 @@ export const config = {
   // /api/v1, /api/trpc and /api/auth set their own headers: /api/v1's handler also serves it
   // without Next, and a proxy makes Next buffer the request body (up to 10 MB) before /api/trpc's
   // 2 MiB cap or /api/auth's 64 KiB one could refuse it. Static files are immutable build output.
-  matcher: ["/((?!api/v1|api/trpc|api/auth|_next/static|_next/image|favicon.ico).*)"],
+  // Each is skipped as a whole segment: any other address may reach the public site's route, which
+  // must get x-public-url from here, never from the client (docs/security.md, Header trust).
+  matcher: ["/((?!(?:api/v1|api/trpc|api/auth|_next/image|favicon\\.ico)(?:/|$)|_next/static/).*)"],
 };

@@ -473,8 +473,6 @@ export interface components {
         IfNoneMatch: string;
         /** @description The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version */
         IfMatch: string;
-        /** @description A retry with the same key and body within 24 hours gets the first response again and creates nothing. At most 255 characters after trimming; a blank value counts as no key. */
-        IdempotencyKey: string;
     };
     requestBodies: never;
     headers: {
@@ -683,13 +681,30 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description A retry with the same key and body within 24 hours gets the first response again and creates nothing. At most 255 characters after trimming; a blank value counts as no key. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Hello world",
+                 *       "blogSlug": "hello-world",
+                 *       "description": "A first post",
+                 *       "content": "# Hello\n\nThe first post.",
+                 *       "isPublic": false,
+                 *       "seoTitle": "Hello world",
+                 *       "seoDescription": "The first post of this blog",
+                 *       "tags": [
+                 *         "Next.js",
+                 *         "Databases"
+                 *       ],
+                 *       "publishAt": "2099-01-01T09:00:00Z",
+                 *       "coverImage": null
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1 to 200 characters after trimming
@@ -1103,6 +1118,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Hello world",
+                 *       "blogSlug": "hello-world",
+                 *       "description": "A first post",
+                 *       "content": "# Hello\n\nThe first post.",
+                 *       "isPublic": false,
+                 *       "seoTitle": "Hello world",
+                 *       "seoDescription": "The first post of this blog",
+                 *       "tags": [
+                 *         "Next.js",
+                 *         "Databases"
+                 *       ],
+                 *       "publishAt": "2099-01-01T09:00:00Z",
+                 *       "coverImage": null
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1 to 200 characters after trimming
@@ -1550,6 +1582,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Hello world",
+                 *       "blogSlug": "hello-world",
+                 *       "description": "A first post",
+                 *       "content": "# Hello\n\nThe first post.",
+                 *       "isPublic": false,
+                 *       "seoTitle": "Hello world",
+                 *       "seoDescription": "The first post of this blog",
+                 *       "tags": [
+                 *         "Next.js",
+                 *         "Databases"
+                 *       ],
+                 *       "publishAt": "2099-01-01T09:00:00Z",
+                 *       "coverImage": null
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description 1 to 200 characters after trimming
@@ -2673,7 +2722,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description A retry with the same key and body within 24 hours gets the first response again and creates nothing. At most 255 characters after trimming; a blank value counts as no key. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;

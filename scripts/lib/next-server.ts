@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { DEFAULT_HOSTNAME } from "../../src/server/listen-address";
 import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {
@@ -49,16 +50,17 @@ export function startProductionServer(env: NodeJS.ProcessEnv, options: ServerOpt
 
 /** Starts the built app with `next start` (which reads PORT): Next itself serves /api/v1, as on Vercel (the Pages Router route). */
 export function startNextServer(env: NodeJS.ProcessEnv, options: ServerOptions = {}): Promise<RunningServer> {
-  return startServer([NEXT_BIN, "start"], env, options);
+  return startServer([NEXT_BIN, "start", "--hostname", DEFAULT_HOSTNAME], env, options);
 }
 
 async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false, onOutput, port: givenPort }: ServerOptions): Promise<RunningServer> {
   const port = givenPort ?? (await freePort());
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${DEFAULT_HOSTNAME}:${port}`;
   const child: ChildProcess = spawn(process.execPath, args, {
     // A throwaway server: its own session secret unless one is given (quiet, and the same for
     // every process it might start).
-    env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    // Loopback, as the balancer of the cluster rig reaches it, whatever HOSTNAME the caller's shell exports.
+    env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), HOSTNAME: DEFAULT_HOSTNAME, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", ...(onOutput ? (["pipe", "pipe"] as const) : quiet ? (["ignore", "ignore"] as const) : (["inherit", "inherit"] as const))],
   });
   if (onOutput) {
@@ -86,7 +88,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = fal
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
+    const probe = createServer().listen(0, DEFAULT_HOSTNAME, () => {
       const address = probe.address();
       probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
     });

@@ -4,12 +4,14 @@ import { imagePath } from "~/shared/images";
 import { tagPagePath } from "~/shared/tags";
 import type { CoverImage } from "./blogs/public-blogs";
 import { FEED_FORMATS, type FeedFormat } from "./public-site/routes";
+import { withXmlCharactersOnly } from "./xml-characters";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
  * public blogs, each with its full sanitized HTML, absolute links and its cover image, written by
  * the `feed` package. Its JSON is JSON Feed 1.0; the 1.1 changes it needs are made here (`authors`
- * lists instead of `author`, the version, and the cover as `banner_image` too).
+ * lists instead of `author`, the version, and the cover as `banner_image` too). Characters XML
+ * cannot carry are dropped from RSS and Atom (./xml-characters.ts); JSON escapes them.
  */
 
 export interface FeedSource {
@@ -57,8 +59,8 @@ export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: Fe
       image: blog.cover ? { url: origin + imagePath(blog.cover), length: blog.cover.bytes } : undefined,
     });
   }
-  if (format === "rss") return feed.rss2();
-  if (format === "atom") return feed.atom1();
+  if (format === "rss") return withXmlCharactersOnly(feed.rss2());
+  if (format === "atom") return withXmlCharactersOnly(feed.atom1());
   return jsonFeed11(feed.json1());
 }
 

@@ -9,7 +9,8 @@ import "server-only";
  * handlers (src/pages/api/v1/[[...path]].ts, src/pages/api/public.ts).
  *
  * `npm run build` compiles it, with its own modules, into one file run by plain Node (no TypeScript
- * loader): PORT=3000 node .next/production-server/http-server.mjs (`npm start` does, after migrations).
+ * loader): PORT=3000 node .next/production-server/http-server.mjs (`npm start` does, after migrations),
+ * listening on HOSTNAME, loopback when unset (./listen-address.ts).
  */
 import { createServer } from "node:http";
 import next from "next";
@@ -18,19 +19,22 @@ import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
 import { setClientIpHeader } from "./client-ip";
 import { getSqlPool, sessionDatabaseUrl } from "./db";
 import { createInFlight } from "./in-flight";
+import { listenHostname } from "./listen-address";
 import { log } from "./log";
 import { usageBatcher } from "./usage/usage-batch";
 import { startJobWorker } from "./jobs/worker";
 import { publicPageCache } from "./public-site/cache";
 import { listenForPublicChanges } from "./public-site/change-listener";
 import { handlePublicRequest } from "./public-site/handler";
+import { PUBLIC_URL_HEADER } from "./public-site/routes";
 import { processImagesInChild } from "./images/processing";
 
 // Uploads are processed by a child process at the lowest CPU priority: reads are never starved.
 processImagesInChild(new URL("./image-worker.mjs", import.meta.url));
 
 const port = Number(process.env.PORT ?? 3000);
-const app = next({ dev: false, dir: process.cwd(), port });
+const hostname = listenHostname();
+const app = next({ dev: false, dir: process.cwd(), hostname, port });
 // Next's prepare() replaces the global Date with a wrapper reporting every reading of the clock to
 // its prerender tracking, which only `cacheComponents` uses (not enabled: next.config.mjs). Every
 // Date the API makes (pg's timestamps, the answers) paid for it (bench/README.md, "Allocations on
@@ -62,6 +66,9 @@ const server = createServer((req, res) => {
   }
   // Next's route handlers see no socket: they get the client's address from this server.
   setClientIpHeader(req.headers, req.socket.remoteAddress);
+  // The public site's route under Next takes its address from this header, which only the proxy
+  // (src/proxy.ts) may set: a client's copy never reaches Next (docs/security.md, Header trust).
+  delete req.headers[PUBLIC_URL_HEADER];
   const served = isApiPath(req.url)
     ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
     : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNext(req, res)));
@@ -79,7 +86,7 @@ const server = createServer((req, res) => {
 // nginx's defaults, AWS ALB: 60 s or less; docs/deploying.md); a request's headers may take as long.
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
-server.listen(port, () => log.info(`Production server listening on port ${port}`));
+server.listen(port, hostname, () => log.info(`Production server listening on ${hostname} port ${port}`));
 // LISTEN and the job worker need a session of their own: DIRECT_URL behind a pooler in transaction mode.
 const sessionUrl = sessionDatabaseUrl();
 // Public pages are served from the cache with no database work while this listener proves that

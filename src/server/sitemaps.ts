@@ -1,6 +1,7 @@
 import "server-only";
 import { Readable } from "node:stream";
 import { tagPagePath } from "~/shared/tags";
+import { withXmlCharactersOnly } from "./xml-characters";
 import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, type SitemapItemLoose } from "sitemap";
 
 /**
@@ -14,7 +15,8 @@ export const SITEMAP_MAX_URLS = 50_000;
 const PLAIN = { news: false, video: false, xhtml: false, image: false };
 
 async function written(items: (IndexItem | SitemapItemLoose)[], stream: SitemapStream | SitemapIndexStream): Promise<string> {
-  return (await streamToPromise(Readable.from(items).pipe(stream))).toString();
+  // Addresses are made of handles and slugs, which hold none, but a sitemap is XML all the same.
+  return withXmlCharactersOnly((await streamToPromise(Readable.from(items).pipe(stream))).toString());
 }
 
 export function renderSitemapIndex(origin: string, owners: { handle: string; lastmod: Date }[]): Promise<string> {

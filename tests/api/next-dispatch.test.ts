@@ -137,6 +137,16 @@ describe("the public site dispatched by Next (the Vercel path)", () => {
     const forged = await fetch(`${viaNext.baseUrl}/no-such-owner-here`, { headers: { "x-public-url": `/${account.handle}` } });
     expect(forged.status).toBe(404);
     expect((await fetch(`${viaNext.baseUrl}/api/public`, { headers: { "x-public-url": `/${account.handle}` } })).status).toBe(404);
+    // Addresses the proxy's matcher skipped fell back to the public site with the client's header:
+    // a shared cache would have kept the owner's page (or an image) under them (docs/security.md, Header trust).
+    for (const baseUrl of [viaNext.baseUrl, apiBaseUrl()]) {
+      for (const path of ["/_next/static/no-such-file.js", "/api/authx", "/favicon.icox", "/api/v1x", "/api/trpcx"]) {
+        const answer = await fetch(baseUrl + path, { headers: { "x-public-url": `/${account.handle}` } });
+        expect(answer.status, `${baseUrl}${path}`).toBe(404);
+        expect(answer.headers.get("cache-control"), `${baseUrl}${path}`).not.toMatch(/public/);
+        expect(await answer.text(), `${baseUrl}${path}`).not.toContain("Second");
+      }
+    }
     const dashboard = await fetch(`${viaNext.baseUrl}/dashboard/no-such-page`);
     expect(dashboard.status).toBe(404);
     expect(await dashboard.text()).toContain("Page not found");

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { stat, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { describe, expect, it } from "vitest";
@@ -198,4 +199,40 @@ describe("npm run db:migrate", () => {
     expect(lines[0]).toContain("ECONNREFUSED");
     expect(lines[0]).not.toContain("hunter2");
   });
+});
+
+/** Whether something accepts a TCP connection at host:port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host, () => (socket.end(), resolve(true)));
+    socket.on("error", () => resolve(false));
+  });
+}
+
+describe("the listening address (docs/deploying.md)", () => {
+  // 127.0.0.2 is this machine too, but a server bound to 127.0.0.1 alone does not answer there:
+  // what an address on another interface would see, without needing one.
+  it.each([
+    ["npm start", PRODUCTION_LAUNCHER, "start"],
+    ["npm run dev", "scripts/serve.ts", "dev"],
+  ])("%s listens on loopback only by default, and on HOSTNAME when it is set", async (_, script, mode) => {
+    const scratch = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_listen");
+    try {
+      for (const [hostname, reached, notReached] of [[undefined, "127.0.0.1", "127.0.0.2"], ["127.0.0.2", "127.0.0.2", "127.0.0.1"]] as const) {
+        const port = await freePort();
+        const env = baseEnv({ DATABASE_URL: scratch.url, DATA_DIR: await freshDataDir(), PORT: String(port), WEBHOOK_WORKER: "0", ...(hostname && { HOSTNAME: hostname }) });
+        if (!hostname) delete env.HOSTNAME;
+        const run = launch(script, [mode], env);
+        try {
+          await expect.poll(() => accepts(reached, port), { timeout: 120_000, interval: 250 }).toBe(true);
+          expect(await accepts(notReached, port), `${mode} with HOSTNAME=${hostname ?? "(unset)"} at ${notReached}`).toBe(false);
+        } finally {
+          run.child.kill("SIGTERM");
+          await run.exited;
+        }
+      }
+    } finally {
+      await scratch.drop();
+    }
+  }, 300_000);
 });

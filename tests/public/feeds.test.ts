@@ -3,6 +3,7 @@
 // full sanitized HTML, absolute links, linked from the pages; a change shows at the next request;
 // ETags and 304s; 404 for an unknown handle or an account with no public blog.
 import Parser from "rss-parser";
+import { validateXML } from "xmllint-wasm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, getPath, call, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 
@@ -138,6 +139,42 @@ describe("an owner's feeds", () => {
       const response = await getPath(`/${handle}/${file}`);
       expect(response.status).toBe(404);
       expect(response.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});
+
+describe("text with characters XML cannot carry", () => {
+  // C0 controls but tab, newline and carriage return, and the noncharacters U+FFFE and U+FFFF, may
+  // not appear in XML 1.0 at all, not even escaped (docs/security.md, Public pages).
+  const CONTROLS = "\u0001\u0008\u000b\u001b\ufffe\uffff";
+
+  it("leaves every feed and sitemap well-formed XML, the text otherwise as written", async () => {
+    const owner = await createTestAccount();
+    const created = await call("/blogs", {
+      key: owner.key,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        title: `Bell${CONTROLS} title`,
+        description: `Escape${CONTROLS} description`,
+        tags: [`Ctl${CONTROLS} tag`],
+        content: `Para${CONTROLS}graph`,
+        isPublic: true,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const tag = `/${owner.handle}/tags/ctl-tag`;
+    for (const path of [`/${owner.handle}/feed.xml`, `/${owner.handle}/atom.xml`, `${tag}/feed.xml`, `${tag}/atom.xml`, `/${owner.handle}/sitemap.xml`, "/sitemap.xml"]) {
+      const response = await getPath(path);
+      expect(response.status, path).toBe(200);
+      const xml = await response.text();
+      const { valid, errors } = await validateXML({ xml: { fileName: "feed.xml", contents: xml }, normalization: "format" });
+      expect(errors, path).toEqual([]);
+      expect(valid, path).toBe(true);
+      if (path.endsWith("feed.xml") || path.endsWith("atom.xml")) {
+        expect(xml, path).toContain("Bell title");
+        expect(xml, path).toContain("Para");
+      }
     }
   });
 });

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { CLIENT_DIR, typescriptClientFiles } from "../../scripts/lib/typescript-client";
@@ -38,6 +39,25 @@ describe("the OpenAPI document", () => {
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(lint.status).toBe(0);
+  });
+
+  it("gives every JSON request body a complete example its schema and the server accept, its anyOf branches theirs", () => {
+    const bodies = Object.entries<any>(document.paths).flatMap(([template, item]) =>
+      Object.entries<any>(item).flatMap(([method, operation]) => {
+        const media = operation.requestBody?.content?.["application/json"];
+        return media ? [{ label: `${method} ${template}`, media, enforced: method === "post" ? createBlogInput : updateBlogInput.omit({ blogId: true }) }] : [];
+      }),
+    );
+    expect(bodies.map(({ label }) => label)).toEqual(["post /blogs", "put /blogs/{blogId}", "patch /blogs/{blogId}"]);
+    for (const { label, media, enforced } of bodies) {
+      expect(Object.keys(media.example ?? {}).sort(), label).toEqual(Object.keys(media.schema.properties).sort());
+      const validate = addFormats(new Ajv2020({ strict: false })).compile(media.schema);
+      expect(validate(media.example), `${label}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(enforced.safeParse(media.example).error, label).toBeUndefined();
+      for (const [name, property] of Object.entries<any>(media.schema.properties).filter(([, property]) => property.anyOf)) {
+        expect(property.anyOf.map((branch: any) => branch.example), `${label} ${name}`).toContain(property.example);
+      }
+    }
   });
 
   const body = (template: string, method: string) => document.paths[template][method].requestBody.content["application/json"].schema;
@@ -92,7 +112,7 @@ describe("the OpenAPI document", () => {
     expect(query.q.description).toContain("after trimming");
     expect(query.cursor).toMatchObject({ minLength: 1, maxLength: BLOG_CURSOR_MAX_LENGTH, pattern: BLOG_CURSOR_PATTERN.source });
 
-    const idempotencyKey = document.components.parameters.IdempotencyKey;
+    const idempotencyKey = document.paths["/blogs"].post.parameters.find((parameter: { name: string }) => parameter.name === "Idempotency-Key");
     expect(idempotencyKey.description).toContain("after trimming");
     const keys = probes.filter((value): value is string => typeof value === "string").concat(" ".repeat(3) + "k".repeat(MAX_IDEMPOTENCY_KEY_LENGTH) + " ");
     const pattern = new RegExp(idempotencyKey.schema.pattern);

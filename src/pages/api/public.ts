@@ -10,11 +10,12 @@ import type { NextApiRequest, NextApiResponse } from "next";
 import { addCacheTag } from "@vercel/functions";
 import { accountCacheTag, siteWideCacheTag } from "~/server/public-site/forget";
 import { handlePublicRequest } from "~/server/public-site/handler";
+import { PUBLIC_URL_HEADER } from "~/server/public-site/routes";
 
 export const config = { api: { bodyParser: false, externalResolver: true, responseLimit: false } };
 
 export default async function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
-  const url = req.headers["x-public-url"];
+  const url = req.headers[PUBLIC_URL_HEADER];
   await handlePublicRequest(req, res, {
     // Asked for by its own address (/api/public): no public address, a 404.
     url: typeof url === "string" ? url : "/api/public",

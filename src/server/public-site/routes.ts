@@ -20,6 +20,12 @@ export type PublicRoute =
   | { kind: "sitemap"; handle: string }
   | { kind: "imageFile"; imageId: string; file: string };
 
+/**
+ * The request header in which the proxy (src/proxy.ts) hands the public site's route under Next
+ * the address asked for; only the server may set it (docs/security.md, Header trust).
+ */
+export const PUBLIC_URL_HEADER = "x-public-url";
+
 /** The feeds' files under an owner's or a tag's page (src/server/feeds.ts writes them). */
 export const FEED_FORMATS = {
   rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },

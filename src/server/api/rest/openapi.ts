@@ -1,5 +1,5 @@
 import "server-only";
-import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
+import type { HeaderObject, MediaTypeObject, OperationObject, ParameterObject, ReferenceObject, SchemaObject } from "openapi3-ts/oas31";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { contentTypeOf, IMAGE_FORMATS, MAX_IMAGE_BYTES } from "~/shared/images";
 import { PLAN_HOURLY_LIMITS } from "~/shared/plans";
@@ -9,7 +9,7 @@ import { appRouter } from "../root";
 import { trimmedLengthPattern } from "../routers/blogs/schemas";
 import { RATE_LIMIT_PATH, REST_ROUTES, type RestRoute } from "./routes";
 
-type Operation = { parameters?: unknown[]; responses?: Record<string, unknown> };
+type Operation = { operationId?: string; parameters?: unknown[]; responses?: Record<string, unknown> };
 
 const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]> = {
   MISSING_API_KEY: ["API key is required"],
@@ -83,7 +83,7 @@ function headerRefs(...names: HeaderName[]): Record<string, { $ref: string }> {
 
 const rateLimited = (...extra: HeaderName[]) => headerRefs("X-Request-Id", ...RATE_LIMIT_HEADER_NAMES, ...extra);
 
-/** The conditional and idempotency request headers (README, The API), as parameter components. */
+/** The conditional request headers (README, The API), as parameter components. */
 const PARAMETERS = {
   IfNoneMatch: {
     name: "If-None-Match",
@@ -97,16 +97,24 @@ const PARAMETERS = {
     description: "The ETag the change is based on: 412 Precondition Failed when the blog has changed since; `*`: any current version",
     schema: { type: "string", example: "*" },
   },
-  IdempotencyKey: {
+} satisfies Record<string, ParameterObject>;
+const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
+
+/**
+ * The Idempotency-Key header of a create, its example naming the operation: one example shared by
+ * two creates would be one key sent with two different bodies by a generated suite, which the API
+ * refuses (409), and every request after it would lack the object it made.
+ */
+function idempotencyKeyParameter(operationId: string): ParameterObject {
+  return {
     name: "Idempotency-Key",
     in: "header",
     description:
       `A retry with the same key and body within 24 hours gets the first response again and creates nothing. ` +
       `At most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters after trimming; a blank value counts as no key.`,
-    schema: { type: "string", pattern: trimmedLengthPattern(0, MAX_IDEMPOTENCY_KEY_LENGTH), example: "3f6c1b0e-8a4d-4b1e-9c7a-2d5e6f708192" },
-  },
-} satisfies Record<string, ParameterObject>;
-const parameterRef = (name: keyof typeof PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
+    schema: { type: "string", pattern: trimmedLengthPattern(0, MAX_IDEMPOTENCY_KEY_LENGTH), example: `${operationId}-3f6c1b0e-8a4d-4b1e-9c7a-2d5e6f708192` },
+  };
+}
 
 const ERROR_ENVELOPE_SCHEMA: SchemaObject = {
   type: "object",
@@ -174,7 +182,7 @@ function describeOperation(operation: Operation, route: RestRoute): void {
   const parameters = [
     ...(method === "GET" ? [parameterRef("IfNoneMatch")] : []),
     ...(route.errors.includes("PRECONDITION_FAILED") ? [parameterRef("IfMatch")] : []),
-    ...(route.idempotent ? [parameterRef("IdempotencyKey")] : []),
+    ...(route.idempotent ? [idempotencyKeyParameter(operation.operationId ?? route.template)] : []),
   ];
   operation.parameters = [...(operation.parameters ?? []), ...parameters];
   operation.responses = {
@@ -242,6 +250,28 @@ function withoutReadOnlyProperties(operation: OperationObject): void {
   if (schema?.required) schema.required = schema.required.filter((name) => !readOnly.includes(name));
 }
 
+/**
+ * A JSON request body carries one complete example, at its media type, made of its properties'
+ * examples (all valid together: docs/api.md, The contract), and a property whose schema is an
+ * `anyOf` (a value or null) carries its example in the branch it belongs to as well. Generators
+ * build a request from the media type's example when there is one; an example beside an `anyOf`
+ * they read as no branch's, and fake a value from the branch's pattern instead (Postman's converter,
+ * as Portman runs it: a publishAt centuries ago), which the API rightly refuses with a 400.
+ */
+function withRequestBodyExample(operation: OperationObject): void {
+  const media = (operation.requestBody as { content?: Record<string, MediaTypeObject> } | undefined)?.content?.["application/json"];
+  const properties = (media?.schema as SchemaObject | undefined)?.properties;
+  if (!media || !properties) return;
+  const example: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties) as [string, SchemaObject][]) {
+    if (!("example" in property)) continue;
+    example[name] = property.example;
+    const branch = property.anyOf?.find((candidate) => ((candidate as SchemaObject).type === "null") === (property.example === null));
+    if (branch) (branch as SchemaObject).example = property.example;
+  }
+  media.example = example;
+}
+
 /** The component schemas some $ref of the document names: the generator's defaults no response uses are dropped. */
 function referencedSchemas(document: OpenAPIObject, schemas: Record<string, SchemaObject | ReferenceObject>): Record<string, SchemaObject | ReferenceObject> {
   const used = new Set<string>();
@@ -299,6 +329,7 @@ function buildDocument(): OpenAPIObject {
     if (!operation) continue;
     describeOperation(operation, route);
     withoutReadOnlyProperties(operation as OperationObject);
+    withRequestBodyExample(operation as OperationObject);
     if (route.rawBody === "image") describeImageBody(operation as OperationObject);
   }
   document.paths = { ...document.paths, [RATE_LIMIT_PATH]: { get: RATE_LIMIT_OPERATION } };
