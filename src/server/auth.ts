@@ -31,6 +31,7 @@ import { removeAccountImages } from "~/server/images/images";
 import { sendQueuedEmailsOnVercel } from "~/server/email/queue-email";
 import type { NoticeKind } from "~/server/email/messages";
 import {
+  passwordWasReset,
   queueAccountExistsEmail,
   queueNotice,
   queuePasswordResetEmail,
@@ -220,7 +221,7 @@ function createAuth() {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: ({ user, url, token }) => queuePasswordResetEmail(user, new URL(url).origin, token),
-      onPasswordReset: ({ user }, request) => queueNotice(user, originOf(request), "password-changed"),
+      onPasswordReset: ({ user }, request) => passwordWasReset(user, originOf(request)),
     },
     emailVerification: {
       sendOnSignUp: true,
