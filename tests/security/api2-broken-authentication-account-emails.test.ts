@@ -3,14 +3,15 @@
  * make the app mail to someone else. Each address gets at most a few emails it did not ask for, in
  * the rate-limit store, whichever endpoints and client addresses ask, while the owner's own
  * security notices still arrive; an account has one live reset link, and none once the password is
- * reset. Against the built server and its mailbox (tests/support/mailbox.ts).
+ * reset; an email to an address not yet proven carries no text the requester chose. Against the
+ * built server and its mailbox (tests/support/mailbox.ts).
  */
 import { describe, expect, it } from "vitest";
 import { RECIPIENT_EMAIL_LIMITS } from "~/server/email/recipient-cap";
 import { createTestAccount, db } from "../support/api";
 import { authPost, signIn } from "../support/dashboard";
 import { uniqueEmail } from "../support/http-client";
-import { emailsTo, waitForEmails, type CapturedEmail } from "../support/mailbox";
+import { emailsTo, waitForEmails, waitForLink, type CapturedEmail } from "../support/mailbox";
 
 const PASSWORD = "password-123";
 const [{ limit: EMAILS_PER_RECIPIENT }] = RECIPIENT_EMAIL_LIMITS;
@@ -80,5 +81,41 @@ describe("reset links", () => {
     expect(earlier.body.code).toBe("INVALID_TOKEN");
     expect(await liveResetLinks(owner.id)).toBe(0);
     expect((await authPost("/sign-in/email", { email: owner.email, password: "a-new-password-1" })).status).toBe(200);
+  });
+});
+
+describe("text the requester chose", () => {
+  const LURE = "Security team: confirm at https://evil.example";
+  const expectNoLure = (email: CapturedEmail) => {
+    for (const part of [email.subject, email.text, email.html]) {
+      expect(part).not.toContain("evil.example");
+      expect(part).not.toContain("Security team");
+    }
+  };
+
+  it("reaches no address not yet proven: sign-up's verification, a reset or 'account exists' to an unverified account, a new address's confirmation", async () => {
+    const victim = uniqueEmail("lured");
+    expect((await signUp(victim, LURE)).status).toBe(200);
+    expect((await requestReset(victim)).status).toBe(200);
+    expect((await signUp(victim, "Another lure https://evil.example")).status).toBe(200);
+    const [verification, reset, accountExists] = await waitForEmails(victim, 3);
+    expect([verification!.subject, reset!.subject, accountExists!.subject].sort()).toEqual(["Confirm your email address", "Reset your password", "You already have an account"]);
+    for (const email of [verification!, reset!, accountExists!]) expectNoLure(email);
+
+    const attacker = await createTestAccount();
+    const attackerSession = await signIn(attacker);
+    expect((await authPost("/update-user", { name: LURE }, attackerSession)).status).toBe(200);
+    const newAddress = uniqueEmail("lured-new");
+    expect((await authPost("/change-email", { newEmail: newAddress, password: PASSWORD }, attackerSession)).status).toBe(200);
+    const { email: confirmation } = await waitForLink(newAddress);
+    expect(confirmation.subject).toBe("Confirm your new email address");
+    expectNoLure(confirmation);
+  });
+
+  it("greets a verified owner by their name", async () => {
+    const owner = await createTestAccount();
+    expect((await requestReset(owner.email)).status).toBe(200);
+    const [reset] = await waitForEmails(owner.email);
+    expect(reset!.text).toContain(`Hello ${owner.handle},`);
   });
 });

@@ -8,10 +8,19 @@ import type { Email, NoticeKind } from "./messages";
 import { withinRecipientCap } from "./recipient-cap";
 import { dropResetLink, dropResetLinks } from "./reset-links";
 
+/** An account as its emails see it: `emailVerified` says whether `email` is proven to be its owner's. */
 interface Recipient {
   email: string;
   name: string;
+  emailVerified: boolean;
 }
+
+/**
+ * The account's own words (its name), only for an address the account has proven: whoever signs up
+ * with someone else's address chooses the name, and the email would carry it to them
+ * (docs/security.md, Text in emails).
+ */
+const nameIfProven = (user: Recipient) => (user.emailVerified ? user.name : undefined);
 
 /** Where a verification link lands: the dashboard says what happened (src/components/dashboard/email-verification-banner.tsx). */
 export const VERIFIED_PATH = "/dashboard?verified=1";
@@ -68,13 +77,13 @@ function verifyLink(origin: string, token: string, landing: string): string {
   return `${origin}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(landing)}`;
 }
 
-/** The sign-up verification, or the confirmation of a new address (sent to it) when the token changes the email. */
-export async function queueVerificationEmail(user: Recipient, origin: string, token: string): Promise<void> {
+/** The sign-up verification, or the confirmation of a new address (sent to it) when the token changes the email; both to an address not yet proven. */
+export async function queueVerificationEmail(user: Pick<Recipient, "email">, origin: string, token: string): Promise<void> {
   const changesEmail = verificationTokenClaims(token)?.updateTo !== undefined;
   await queueWithLinks(origin, (linkOrigin) =>
     changesEmail
-      ? { kind: "confirm-new-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, EMAIL_CHANGED_PATH) }
-      : { kind: "verify-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, VERIFIED_PATH) },
+      ? { kind: "confirm-new-email", to: user.email, url: verifyLink(linkOrigin, token, EMAIL_CHANGED_PATH) }
+      : { kind: "verify-email", to: user.email, url: verifyLink(linkOrigin, token, VERIFIED_PATH) },
   );
 }
 
@@ -83,7 +92,7 @@ export async function queuePasswordResetEmail(user: Recipient & { id: string }, 
   const sent = await queueWithLinks(origin, (linkOrigin) => ({
     kind: "reset-password",
     to: user.email,
-    name: user.name,
+    name: nameIfProven(user),
     url: `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}`,
   }));
   await (sent ? dropResetLinks(user.id, token) : dropResetLink(token));
@@ -100,7 +109,7 @@ export async function queueAccountExistsEmail(user: Recipient, origin: string): 
   await queueWithLinks(origin, (linkOrigin) => ({
     kind: "account-exists",
     to: user.email,
-    name: user.name,
+    name: nameIfProven(user),
     signInUrl: `${linkOrigin}/sign-in`,
     resetUrl: `${linkOrigin}/forgot-password`,
   }));
@@ -111,13 +120,14 @@ export function queueOwnerNotice(owner: Recipient, headers: Pick<Headers, "get">
   return queueNotice(owner, requestOrigin(headers), notice, detail);
 }
 
+/** `detail` (a key's or passkey's name, the new address) is the account's words too: left out like its name. */
 export async function queueNotice(user: Recipient, origin: string, notice: NoticeKind, detail?: string): Promise<void> {
   await queueWithLinks(origin, (linkOrigin) => ({
     kind: "notice",
     to: user.email,
-    name: user.name,
+    name: nameIfProven(user),
     notice,
-    detail,
+    detail: user.emailVerified ? detail : undefined,
     settingsUrl: `${linkOrigin}/dashboard/account`,
   }));
 }
