@@ -1,8 +1,8 @@
 /**
  * API2 Broken Authentication, the account emails (docs/security.md, Email): what an attacker can
  * make the app mail to someone else. Each address gets at most a few emails it did not ask for, in
- * the rate-limit store, whichever endpoints and client addresses ask, while the owner's own
- * security notices still arrive; an account has one live reset link, and none once the password is
+ * the rate-limit store, whichever endpoints and client addresses ask, while security notices to a
+ * verified address still arrive; an account has one live reset link, and none once the password is
  * reset; an email to an address not yet proven carries no text the requester chose. Against the
  * built server and its mailbox (tests/support/mailbox.ts).
  */
@@ -51,7 +51,7 @@ describe("emails per recipient", () => {
     expect(await emailsTo(victim)).toHaveLength(EMAILS_PER_RECIPIENT);
   });
 
-  it("still sends the owner's security notices once the cap is spent, and keeps the last emailed reset link working", async () => {
+  it("still sends the security notices of an owner with a verified address once the cap is spent, and keeps the last emailed reset link working", async () => {
     const owner = await createTestAccount();
     for (let ask = 0; ask < EMAILS_PER_RECIPIENT + 2; ask++) expect((await requestReset(owner.email)).status).toBe(200);
     const resets = await waitForEmails(owner.email, EMAILS_PER_RECIPIENT);
@@ -64,6 +64,21 @@ describe("emails per recipient", () => {
     const notice = (await waitForEmails(owner.email, EMAILS_PER_RECIPIENT + 1)).at(-1)!;
     expect(notice.subject).toBe("Your password was changed");
     expect((await resetWith(resetToken(resets.at(-1)!), "reset-password-1")).status).toBe(200);
+  });
+
+  it("counts the notices of an account whose address is not verified: its holder may not be the address's owner", async () => {
+    const victim = uniqueEmail("noticed");
+    expect((await signUp(victim)).status).toBe(200);
+    const attackerSession = await signIn({ email: victim });
+    let password = PASSWORD;
+    for (let change = 0; change < EMAILS_PER_RECIPIENT + 1; change++) {
+      const newPassword = `changed-password-${change}`;
+      expect((await authPost("/change-password", { currentPassword: password, newPassword }, attackerSession)).status).toBe(200);
+      password = newPassword;
+    }
+    await waitForEmails(victim, EMAILS_PER_RECIPIENT);
+    await settle();
+    expect(await emailsTo(victim)).toHaveLength(EMAILS_PER_RECIPIENT);
   });
 });
 

@@ -49,18 +49,17 @@ export function verificationTokenClaims(token: unknown): VerificationTokenClaims
  * only when that names this machine (a developer's `npm run dev`). Any other Host may be forged:
  * a reset requested with `Host: evil.example` would mail the owner a link handing their token to
  * that site (docs/security.md, Email), so without BETTER_AUTH_URL nothing is sent and the log says why.
- * Answers whether the email was queued: not without an origin, nor past its address's cap.
+ * Answers whether the email was queued: not without an origin, nor past its address's cap (which
+ * only the notices to a verified address skip).
  */
-async function queueWithLinks(origin: string, email: (linkOrigin: string) => Email): Promise<boolean> {
+async function queueWithLinks(origin: string, email: (linkOrigin: string) => Email, { capped = true } = {}): Promise<boolean> {
   const linkOrigin = configuredOrigin ?? (isThisMachine(origin) ? origin : undefined);
   if (!linkOrigin) {
     log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
     return false;
   }
   const message = email(linkOrigin);
-  // Anyone may ask for these to any address; a notice follows the owner's own change, and an
-  // attacker spending the cap must not silence it (docs/security.md, Emails per address).
-  if (message.kind !== "notice" && !(await withinRecipientCap(message.to))) {
+  if (capped && !(await withinRecipientCap(message.to))) {
     log.warn({ email: { kind: message.kind } }, "email not sent: its address has received as many as it may for now (docs/security.md, Emails per address)");
     return false;
   }
@@ -120,14 +119,23 @@ export function queueOwnerNotice(owner: Recipient, headers: Pick<Headers, "get">
   return queueNotice(owner, requestOrigin(headers), notice, detail);
 }
 
-/** `detail` (a key's or passkey's name, the new address) is the account's words too: left out like its name. */
+/**
+ * `detail` (a key's or passkey's name, the new address) is the account's words too: left out like
+ * its name. A notice to a verified address is not counted: an attacker spending the owner's cap must
+ * not silence it; to an unverified one it is, as the account's holder may not own the address
+ * (docs/security.md, Emails per address).
+ */
 export async function queueNotice(user: Recipient, origin: string, notice: NoticeKind, detail?: string): Promise<void> {
-  await queueWithLinks(origin, (linkOrigin) => ({
-    kind: "notice",
-    to: user.email,
-    name: nameIfProven(user),
-    notice,
-    detail: user.emailVerified ? detail : undefined,
-    settingsUrl: `${linkOrigin}/dashboard/account`,
-  }));
+  await queueWithLinks(
+    origin,
+    (linkOrigin) => ({
+      kind: "notice",
+      to: user.email,
+      name: nameIfProven(user),
+      notice,
+      detail: user.emailVerified ? detail : undefined,
+      settingsUrl: `${linkOrigin}/dashboard/account`,
+    }),
+    { capped: !user.emailVerified },
+  );
 }
