@@ -6,7 +6,8 @@
  *   npx tsx --conditions=react-server scripts/enumeration-timing.ts http://127.0.0.1:3000 [tries]
  *
  * Run it against a server on a scratch database: it signs up one account and 50 unknown ones, and
- * the known address receives 50 "you already have an account" and 50 reset emails.
+ * asks 50 "you already have an account" and 50 reset emails for the known address, which receives
+ * only the first few: the others take the capped branch (docs/security.md, Emails per address).
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";

@@ -31,6 +31,7 @@ import { removeAccountImages } from "~/server/images/images";
 import { sendQueuedEmailsOnVercel } from "~/server/email/queue-email";
 import type { NoticeKind } from "~/server/email/messages";
 import {
+  passwordWasReset,
   queueAccountExistsEmail,
   queueNotice,
   queuePasswordResetEmail,
@@ -220,7 +221,7 @@ function createAuth() {
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: ({ user, url, token }) => queuePasswordResetEmail(user, new URL(url).origin, token),
-      onPasswordReset: ({ user }, request) => queueNotice(user, originOf(request), "password-changed"),
+      onPasswordReset: ({ user }, request) => passwordWasReset(user, originOf(request)),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -364,12 +365,13 @@ function createAuth() {
       after: createAuthMiddleware(async (ctx) => {
         const confirmation = ctx.request && emailChangeConfirmations.get(ctx.request);
         if (confirmation) {
-          const owner = await db.user.findUnique({ where: { id: confirmation.userId }, select: { email: true, name: true } });
+          const owner = await db.user.findUnique({ where: { id: confirmation.userId }, select: { email: true, name: true, emailVerified: true } });
           if (owner?.email !== confirmation.newEmail) return;
           // Whoever held another session of the owner's loses it with the old address, which is told.
           const sessions = await ctx.context.internalAdapter.listSessions(confirmation.userId);
           await Promise.all(sessions.filter((s) => s.token !== confirmation.sessionToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
-          await queueNotice({ email: confirmation.oldEmail, name: owner.name }, new URL(ctx.context.baseURL).origin, "email-changed", `it is now ${confirmation.newEmail}`);
+          // better-auth keeps emailVerified through the change: it still tells whether the old address was proven.
+          await queueNotice({ email: confirmation.oldEmail, name: owner.name, emailVerified: owner.emailVerified }, new URL(ctx.context.baseURL).origin, "email-changed", `it is now ${confirmation.newEmail}`);
           return;
         }
         const check = ctx.request && passwordChecks.get(ctx.request);

@@ -2,35 +2,54 @@ import { describe, expect, it } from "vitest";
 import { NOTICE_KINDS, renderEmail, type Email, type NoticeKind } from "~/server/email/messages";
 import { verificationTokenClaims } from "~/server/email/account-emails";
 
-const base = { to: "ann@example.com", name: "Ann <script>" };
+const to = "ann@example.com";
+const named = { to, name: "Ann <script>" };
 
-const EVERY_KIND: Email[] = [
-  { ...base, kind: "verify-email", url: "https://blogs.example.com/api/auth/verify-email?token=a.b.c&callbackURL=%2Fdashboard" },
-  { ...base, kind: "confirm-new-email", url: "https://blogs.example.com/api/auth/verify-email?token=d.e.f" },
-  { ...base, kind: "reset-password", url: "https://blogs.example.com/reset-password?token=xyz" },
-  { ...base, kind: "account-exists", signInUrl: "https://blogs.example.com/sign-in", resetUrl: "https://blogs.example.com/forgot-password" },
-  ...(Object.keys(NOTICE_KINDS) as NoticeKind[]).map((notice): Email => ({ ...base, kind: "notice", notice, settingsUrl: "https://blogs.example.com/dashboard/account" })),
+/** The kinds that may greet by name (to an address the account has proven), with one. */
+const NAMED_KINDS: Extract<Email, { name?: string }>[] = [
+  { ...named, kind: "reset-password", url: "https://blogs.example.com/reset-password?token=xyz" },
+  { ...named, kind: "account-exists", signInUrl: "https://blogs.example.com/sign-in", resetUrl: "https://blogs.example.com/forgot-password" },
+  ...(Object.keys(NOTICE_KINDS) as NoticeKind[]).map((notice) => ({ ...named, kind: "notice" as const, notice, settingsUrl: "https://blogs.example.com/dashboard/account" })),
 ];
 
+const EVERY_KIND: Email[] = [
+  { to, kind: "verify-email", url: "https://blogs.example.com/api/auth/verify-email?token=a.b.c&callbackURL=%2Fdashboard" },
+  { to, kind: "confirm-new-email", url: "https://blogs.example.com/api/auth/verify-email?token=d.e.f" },
+  ...NAMED_KINDS,
+];
+
+const label = (email: Email) => (email.kind === "notice" ? `notice ${email.notice}` : email.kind);
+
 describe("the app's emails (src/server/email/messages.ts)", () => {
-  it.each(EVERY_KIND.map((email) => [email.kind === "notice" ? `notice ${email.notice}` : email.kind, email] as const))(
-    "%s has a subject, both parts and its links, the name escaped in HTML",
-    (_, email) => {
-      const rendered = renderEmail(email);
-      expect(rendered.subject.length).toBeGreaterThan(0);
-      expect(rendered.text).toContain("Hello Ann <script>,");
-      expect(rendered.html).toContain("Hello Ann &lt;script&gt;,");
-      expect(rendered.html).not.toContain("<script>");
-      expect(rendered.links.length).toBeGreaterThan(0);
-      for (const link of rendered.links) {
-        expect(rendered.text).toContain(link);
-        expect(rendered.html).toContain(link.replaceAll("&", "&amp;"));
-      }
-    },
-  );
+  it.each(EVERY_KIND.map((email) => [label(email), email] as const))("%s has a subject, both parts and its links", (_, email) => {
+    const rendered = renderEmail(email);
+    expect(rendered.subject.length).toBeGreaterThan(0);
+    expect(rendered.links.length).toBeGreaterThan(0);
+    for (const link of rendered.links) {
+      expect(rendered.text).toContain(link);
+      expect(rendered.html).toContain(link.replaceAll("&", "&amp;"));
+    }
+  });
+
+  it.each(NAMED_KINDS.map((email) => [label(email), email] as const))("%s greets by the name given, escaped in HTML, and without one by none", (_, email) => {
+    const rendered = renderEmail(email);
+    expect(rendered.text).toContain("Hello Ann <script>,");
+    expect(rendered.html).toContain("Hello Ann &lt;script&gt;,");
+    expect(rendered.html).not.toContain("<script>");
+    expect(renderEmail({ ...email, name: undefined }).text).toMatch(/^Hello,\n/);
+  });
+
+  it("the two kinds sent to an address not yet proven greet by no name, even from a job queued with one", () => {
+    for (const email of EVERY_KIND.filter((e) => e.kind === "verify-email" || e.kind === "confirm-new-email")) {
+      const queuedWithName = { ...email, name: "Security team: confirm at https://evil.example" } as unknown as Email;
+      const { text } = renderEmail(queuedWithName);
+      expect(text).toMatch(/^Hello,\n/);
+      expect(text).not.toContain("evil.example");
+    }
+  });
 
   it("a notice names what changed and, when given, the detail", () => {
-    const { subject, text } = renderEmail({ ...base, kind: "notice", notice: "email-changed", detail: "it is now new@example.com", settingsUrl: "https://x.example/dashboard/account" });
+    const { subject, text } = renderEmail({ ...named, kind: "notice", notice: "email-changed", detail: "it is now new@example.com", settingsUrl: "https://x.example/dashboard/account" });
     expect(subject).toBe("Your account's email address was changed");
     expect(text).toContain("on your Blog Manager account: it is now new@example.com");
   });

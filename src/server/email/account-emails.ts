@@ -5,11 +5,22 @@ import { log } from "~/server/log";
 import { configuredOrigin, requestOrigin } from "~/server/public-origin";
 import { queueEmail } from "./queue-email";
 import type { Email, NoticeKind } from "./messages";
+import { withinRecipientCap } from "./recipient-cap";
+import { dropResetLink, dropResetLinks } from "./reset-links";
 
+/** An account as its emails see it: `emailVerified` says whether `email` is proven to be its owner's. */
 interface Recipient {
   email: string;
   name: string;
+  emailVerified: boolean;
 }
+
+/**
+ * The account's own words (its name), only for an address the account has proven: whoever signs up
+ * with someone else's address chooses the name, and the email would carry it to them
+ * (docs/security.md, Text in emails).
+ */
+const nameIfProven = (user: Recipient) => (user.emailVerified ? user.name : undefined);
 
 /** Where a verification link lands: the dashboard says what happened (src/components/dashboard/email-verification-banner.tsx). */
 export const VERIFIED_PATH = "/dashboard?verified=1";
@@ -38,12 +49,22 @@ export function verificationTokenClaims(token: unknown): VerificationTokenClaims
  * only when that names this machine (a developer's `npm run dev`). Any other Host may be forged:
  * a reset requested with `Host: evil.example` would mail the owner a link handing their token to
  * that site (docs/security.md, Email), so without BETTER_AUTH_URL nothing is sent and the log says why.
+ * Answers whether the email was queued: not without an origin, nor past its address's cap (which
+ * only the notices to a verified address skip).
  */
-function queueWithLinks(origin: string, email: (linkOrigin: string) => Email): Promise<void> {
+async function queueWithLinks(origin: string, email: (linkOrigin: string) => Email, { capped = true } = {}): Promise<boolean> {
   const linkOrigin = configuredOrigin ?? (isThisMachine(origin) ? origin : undefined);
-  if (linkOrigin) return queueEmail(email(linkOrigin));
-  log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
-  return Promise.resolve();
+  if (!linkOrigin) {
+    log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
+    return false;
+  }
+  const message = email(linkOrigin);
+  if (capped && !(await withinRecipientCap(message.to))) {
+    log.warn({ email: { kind: message.kind } }, "email not sent: its address has received as many as it may for now (docs/security.md, Emails per address)");
+    return false;
+  }
+  await queueEmail(message);
+  return true;
 }
 
 function isThisMachine(origin: string): boolean {
@@ -55,23 +76,42 @@ function verifyLink(origin: string, token: string, landing: string): string {
   return `${origin}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(landing)}`;
 }
 
-/** The sign-up verification, or the confirmation of a new address (sent to it) when the token changes the email. */
-export function queueVerificationEmail(user: Recipient, origin: string, token: string): Promise<void> {
+/** The sign-up verification, or the confirmation of a new address (sent to it) when the token changes the email; both to an address not yet proven. */
+export async function queueVerificationEmail(user: Pick<Recipient, "email">, origin: string, token: string): Promise<void> {
   const changesEmail = verificationTokenClaims(token)?.updateTo !== undefined;
-  return queueWithLinks(origin, (linkOrigin) =>
+  await queueWithLinks(origin, (linkOrigin) =>
     changesEmail
-      ? { kind: "confirm-new-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, EMAIL_CHANGED_PATH) }
-      : { kind: "verify-email", to: user.email, name: user.name, url: verifyLink(linkOrigin, token, VERIFIED_PATH) },
+      ? { kind: "confirm-new-email", to: user.email, url: verifyLink(linkOrigin, token, EMAIL_CHANGED_PATH) }
+      : { kind: "verify-email", to: user.email, url: verifyLink(linkOrigin, token, VERIFIED_PATH) },
   );
 }
 
-export function queuePasswordResetEmail(user: Recipient, origin: string, token: string): Promise<void> {
-  return queueWithLinks(origin, (linkOrigin) => ({ kind: "reset-password", to: user.email, name: user.name, url: `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}` }));
+/** Emails the reset link `token`, which becomes the account's only working one; one not emailed (capped) never works. */
+export async function queuePasswordResetEmail(user: Recipient & { id: string }, origin: string, token: string): Promise<void> {
+  const sent = await queueWithLinks(origin, (linkOrigin) => ({
+    kind: "reset-password",
+    to: user.email,
+    name: nameIfProven(user),
+    url: `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}`,
+  }));
+  await (sent ? dropResetLinks(user.id, token) : dropResetLink(token));
+}
+
+/** After a reset: the account's other links stop working, and the owner is told. */
+export async function passwordWasReset(user: Recipient & { id: string }, origin: string): Promise<void> {
+  await dropResetLinks(user.id);
+  await queueNotice(user, origin, "password-changed");
 }
 
 /** Instead of a second account for an address that has one. */
-export function queueAccountExistsEmail(user: Recipient, origin: string): Promise<void> {
-  return queueWithLinks(origin, (linkOrigin) => ({ kind: "account-exists", to: user.email, name: user.name, signInUrl: `${linkOrigin}/sign-in`, resetUrl: `${linkOrigin}/forgot-password` }));
+export async function queueAccountExistsEmail(user: Recipient, origin: string): Promise<void> {
+  await queueWithLinks(origin, (linkOrigin) => ({
+    kind: "account-exists",
+    to: user.email,
+    name: nameIfProven(user),
+    signInUrl: `${linkOrigin}/sign-in`,
+    resetUrl: `${linkOrigin}/forgot-password`,
+  }));
 }
 
 /** A security notice to the signed-in owner of a dashboard request (src/server/api/routers/keys). */
@@ -79,6 +119,23 @@ export function queueOwnerNotice(owner: Recipient, headers: Pick<Headers, "get">
   return queueNotice(owner, requestOrigin(headers), notice, detail);
 }
 
-export function queueNotice(user: Recipient, origin: string, notice: NoticeKind, detail?: string): Promise<void> {
-  return queueWithLinks(origin, (linkOrigin) => ({ kind: "notice", to: user.email, name: user.name, notice, detail, settingsUrl: `${linkOrigin}/dashboard/account` }));
+/**
+ * `detail` (a key's or passkey's name, the new address) is the account's words too: left out like
+ * its name. A notice to a verified address is not counted: an attacker spending the owner's cap must
+ * not silence it; to an unverified one it is, as the account's holder may not own the address
+ * (docs/security.md, Emails per address).
+ */
+export async function queueNotice(user: Recipient, origin: string, notice: NoticeKind, detail?: string): Promise<void> {
+  await queueWithLinks(
+    origin,
+    (linkOrigin) => ({
+      kind: "notice",
+      to: user.email,
+      name: nameIfProven(user),
+      notice,
+      detail: user.emailVerified ? detail : undefined,
+      settingsUrl: `${linkOrigin}/dashboard/account`,
+    }),
+    { capped: !user.emailVerified },
+  );
 }

@@ -19,13 +19,17 @@ export const NOTICE_KINDS = {
 
 export type NoticeKind = keyof typeof NOTICE_KINDS;
 
-/** What to send and to whom; the job's payload (src/server/email/send-email.ts). */
+/**
+ * What to send and to whom; the job's payload (src/server/email/send-email.ts). Every word is the
+ * app's but `name` and `detail`, which account-emails.ts gives only for an address the account has
+ * proven (docs/security.md, Text in emails); the two kinds sent to an address not yet proven have none.
+ */
 export type Email =
-  | { kind: "verify-email"; to: string; name: string; url: string }
-  | { kind: "confirm-new-email"; to: string; name: string; url: string }
-  | { kind: "reset-password"; to: string; name: string; url: string }
-  | { kind: "account-exists"; to: string; name: string; signInUrl: string; resetUrl: string }
-  | { kind: "notice"; to: string; name: string; notice: NoticeKind; detail?: string; settingsUrl: string };
+  | { kind: "verify-email"; to: string; url: string }
+  | { kind: "confirm-new-email"; to: string; url: string }
+  | { kind: "reset-password"; to: string; name?: string; url: string }
+  | { kind: "account-exists"; to: string; name?: string; signInUrl: string; resetUrl: string }
+  | { kind: "notice"; to: string; name?: string; notice: NoticeKind; detail?: string; settingsUrl: string };
 
 export interface RenderedEmail {
   subject: string;
@@ -42,7 +46,8 @@ interface Content {
 }
 
 function contentOf(email: Email): Content {
-  const greeting = `Hello ${email.name},`;
+  // By kind, not by field: a verification queued before this rule may still carry a name.
+  const greeting = email.kind !== "verify-email" && email.kind !== "confirm-new-email" && email.name ? `Hello ${email.name},` : "Hello,";
   switch (email.kind) {
     case "verify-email":
       return {
@@ -54,9 +59,9 @@ function contentOf(email: Email): Content {
     case "confirm-new-email":
       return {
         subject: "Confirm your new email address",
-        paragraphs: [greeting, `Confirm ${email.to} as the new address of your Blog Manager account.`],
+        paragraphs: [greeting, "Someone (we hope you) asked to make this the new email address of your Blog Manager account."],
         action: { label: "Confirm the new address", url: email.url },
-        after: ["The link is valid for 24 hours. Until you follow it, your account keeps its current address."],
+        after: ["The link is valid for 24 hours. Until you follow it, your account keeps its current address. If you did not ask, ignore this email."],
       };
     case "reset-password":
       return {

@@ -1,8 +1,8 @@
 import "server-only";
-import { env } from "~/env";
 import { ipRateLimitSubject } from "~/server/client-ip";
 import { PLAN_HOURLY_LIMITS, type Plan } from "~/shared/plans";
-import { createRateLimiter, type RateLimiter, type RateLimitState } from "./index";
+import { configuredRateLimiter } from "./configured";
+import type { RateLimitState } from "./index";
 import { HOUR_SECONDS } from "./window";
 
 /** Unauthenticated requests are counted per client IP, only to report it: never a 429. */
@@ -15,19 +15,7 @@ const UNAUTHENTICATED_HOURLY_LIMIT = 100;
  */
 export const DASHBOARD_MUTATIONS_PER_HOUR = 300;
 
-// One limiter per process, on globalThis: the production server's API handler and Next's own
-// routes (the dashboard's usage page) load this module separately, and the in-process store
-// must be the same for both.
-const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
-
-function rateLimiter(): RateLimiter {
-  globalForLimiter.rateLimiter ??= createRateLimiter({
-    upstashUrl: env.UPSTASH_REDIS_REST_URL,
-    upstashToken: env.UPSTASH_REDIS_REST_TOKEN,
-    redisUrl: env.REDIS_URL,
-  });
-  return globalForLimiter.rateLimiter;
-}
+const rateLimiter = () => configuredRateLimiter();
 
 export interface RateLimitedAccount {
   accountId: string;
