@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
+import { blogScope } from "~/server/blogs/blog-scope";
 import { blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
 import { processUpload } from "~/server/images/processing";
 import { paginate } from "~/server/pagination";
@@ -60,7 +61,7 @@ const listImagesProcedure = procedure
   .input(listImagesInput)
   .output(listImagesOutput)
   .query(async ({ ctx, input }) => {
-    const { images, total } = await listImages(ctx.db, callerAccount(ctx.caller).id, input);
+    const { images, total } = await listImages(ctx.db, blogScope(ctx.caller), input);
     const origin = requestOrigin(ctx.headers);
     return { success: true as const, data: { images: images.map((image) => imageView(image, origin)), pagination: paginate(input.page, input.limit, total) } };
   });
@@ -74,7 +75,7 @@ const getImageProcedure = procedure
   .input(z.object(imageIdParams))
   .output(imageOutput)
   .query(async ({ ctx, input }) => {
-    const image = await findImage(ctx.db, callerAccount(ctx.caller).id, input.imageId);
+    const image = await findImage(ctx.db, blogScope(ctx.caller), input.imageId);
     return { success: true as const, data: { image: imageView(image, requestOrigin(ctx.headers)) } };
   });
 
@@ -93,7 +94,7 @@ const deleteImageProcedure = procedure
   .input(z.object(imageIdParams))
   .output(deleteImageOutput)
   .mutation(async ({ ctx, input }) => {
-    await deleteImage(ctx.db, callerAccount(ctx.caller).id, input.imageId);
+    await deleteImage(ctx.db, blogScope(ctx.caller), input.imageId);
     return { success: true as const, data: { id: input.imageId, deleted: true as const } };
   });
 
@@ -105,8 +106,8 @@ const imageStorageProcedure = procedure.query(async ({ ctx }) => {
 
 /** The dashboard's: the blogs showing one of the account's images, before it is deleted. */
 const imageUsageProcedure = procedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
-  const { id } = callerAccount(ctx.caller);
-  return blogsUsingImage(ctx.db, id, (await findImage(ctx.db, id, input.imageId)).id);
+  const scope = blogScope(ctx.caller);
+  return blogsUsingImage(ctx.db, scope.accountId, (await findImage(ctx.db, scope, input.imageId)).id);
 });
 
 /** Images, for API keys (/api/v1) and their owner (/api/trpc) alike. */
