@@ -53,14 +53,27 @@ export async function storageUsed(db: Pick<Db, "$queryRaw">, accountId: string):
 }
 
 async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: ImageAccount, adding: number): Promise<void> {
-  const quota = QUOTAS.imageBytesPerAccount[account.plan];
   const used = await storageUsed(tx, account.id);
-  if (used + adding <= quota) return;
-  throw new DomainError(
+  if (used + adding > QUOTAS.imageBytesPerAccount[account.plan]) throw storageQuotaExceeded(account, used, adding);
+}
+
+/**
+ * Refuses an upload at once when the account has no storage left at all, before it waits for or
+ * takes any processing (docs/security.md, Upload fairness); whether the processed image fits is
+ * decided when it is saved (saveImage).
+ */
+export async function assertStorageLeft(db: Db, account: ImageAccount): Promise<void> {
+  const used = await storageUsed(db, account.id);
+  if (used >= QUOTAS.imageBytesPerAccount[account.plan]) throw storageQuotaExceeded(account, used);
+}
+
+function storageQuotaExceeded(account: ImageAccount, used: number, adding?: number): DomainError {
+  const need = adding === undefined ? "no room is left" : `the image needs ${formatBytes(adding)} (its variants included)`;
+  return new DomainError(
     "QUOTA_EXCEEDED",
     "Storage quota exceeded",
-    `The ${account.plan} plan stores at most ${formatBytes(quota)} of images; this account uses ${formatBytes(used)} and the image needs ` +
-      `${formatBytes(adding)} (its variants included): delete images or move to a larger plan`,
+    `The ${account.plan} plan stores at most ${formatBytes(QUOTAS.imageBytesPerAccount[account.plan])} of images; this account uses ${formatBytes(used)} and ` +
+      `${need}: delete images or move to a larger plan`,
   );
 }
 

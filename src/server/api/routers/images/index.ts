@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
 import { blogScope } from "~/server/blogs/blog-scope";
-import { blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
-import { processUpload } from "~/server/images/processing";
+import { assertStorageLeft, blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
+import { BUSY_RETRY_AFTER_SECONDS, processUpload, UploadsBusyError } from "~/server/images/processing";
 import { paginate } from "~/server/pagination";
 import { requestOrigin } from "~/server/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
@@ -40,11 +40,16 @@ const uploadImageProcedure = procedure
   })
   .input(uploadImageInput)
   .output(imageOutput)
-  .mutation(async ({ ctx, input }) => {
+  .mutation(async ({ ctx, input, signal }) => {
     const account = callerAccount(ctx.caller);
+    await assertStorageLeft(ctx.db, account);
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    // Processed before any transaction opens: seconds of CPU hold no lock and no connection.
-    const processed = await processUpload(bytes);
+    // Processed before any transaction opens: seconds of CPU hold no lock and no connection. The
+    // signal aborts when the client goes away: its upload is not processed for nobody.
+    const processed = await processUpload(bytes, { accountId: account.id, signal }).catch((error: unknown) => {
+      if (error instanceof UploadsBusyError) ctx.resHeaders.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+      throw error;
+    });
     const file = createHash("sha256").update(bytes).digest("base64url");
     return runIdempotently(ctx, account.id, { file }, 201, async (db) => {
       const image = await saveImage(db, account, processed);
