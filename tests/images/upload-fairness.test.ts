@@ -103,6 +103,8 @@ describe("upload fairness", () => {
     await logged("image processing abandoned", account.id);
     expect(logLines("image processing abandoned", account.id)[0]).toMatchObject({ accountId: account.id, running: true });
     expectSuccess(await upload(account, small), 201);
+    // A client going away is no failure of the server's: nothing is logged as an error.
+    expect(output.join("").split("\n").filter((line) => line.includes('"level":"error"'))).toEqual([]);
     expect(await db().image.count({ where: { userId: account.id } })).toBe(1);
   }, 120_000);
 });

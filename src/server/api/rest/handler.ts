@@ -279,7 +279,7 @@ async function callProcedure(method: string, body: unknown, context: RequestCont
 /** A signal aborted if the request's connection closes before `stop()`: its client went away. */
 function clientLeaving(req: IncomingMessage): { signal: AbortSignal; stop: () => void } {
   const controller = new AbortController();
-  const onClose = () => controller.abort(new Error("the client went away"));
+  const onClose = () => controller.abort();
   if (req.socket.destroyed) onClose();
   else req.socket.once("close", onClose);
   return { signal: controller.signal, stop: () => void req.socket.off("close", onClose) };
