@@ -139,8 +139,9 @@ function startWaiting(state: Processing): void {
     state.waiting = [...state.waiting.filter((other) => other.accountId !== upload.accountId), ...own];
     place.upload = upload;
     log.debug({ accountId: upload.accountId, cost: upload.cost, heavy: upload.heavy }, "image processing started");
-    const processed = state.script ? processInChild(state.script, place, upload) : processImage(upload.bytes, upload.signal);
-    processed
+    // Whatever fails, starting a processor included, settles this upload and frees its place.
+    Promise.resolve()
+      .then(() => (state.script ? processInChild(state.script, place, upload) : processImage(upload.bytes, upload.signal)))
       // Stopped because its client went away, it fails with the abort's reason.
       .then(upload.resolve, (error: unknown) => upload.reject(upload.signal?.aborted ? upload.signal.reason : error))
       .finally(() => {
