@@ -19,7 +19,6 @@ await build({
   target: "node24",
   logLevel: "warning",
   // The server runs outside React's server condition, where `server-only` would throw: it is server code.
-  // `next` has no exports map, so Node's ESM loader needs the file's extension on its subpaths.
-  alias: { "server-only": "./node_modules/server-only/empty.js", "next/og": "next/og.js" },
+  alias: { "server-only": "./node_modules/server-only/empty.js" },
 });
 console.log(`Production server compiled to ${SERVER_BUILD_DIR}/serve.mjs, http-server.mjs and image-worker.mjs`);

@@ -8,7 +8,8 @@ export type DomainErrorCode =
   | "PRECONDITION_FAILED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
-  | "QUOTA_EXCEEDED";
+  | "QUOTA_EXCEEDED"
+  | "RATE_LIMIT_EXCEEDED";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the

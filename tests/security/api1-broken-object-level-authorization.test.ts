@@ -348,6 +348,26 @@ describe("a blog with API access off", () => {
   });
 });
 
+describe("an image that a blog with API access off shows", () => {
+  it("does not exist for its own account's key, as cover or in Markdown: not listed, not read, not deleted; the owner still sees it", async () => {
+    const [cover, inMarkdown, unused] = await Promise.all([seedImage(ann.id), seedImage(ann.id), seedImage(ann.id)]);
+    const [hidden] = await seedBlogs(ann.id, [{ title: "Hidden, with pictures", allowApiAccess: false, content: `![A chart](${apiBaseUrl()}/images/${inMarkdown}/2000x1000.jpeg)` }]);
+    await db().blog.update({ where: { id: hidden }, data: { coverImageId: cover } });
+    await leavesAnnUnchanged(async () => {
+      const listed = expectSuccess(await call("/images?limit=50", { key: ann.key }));
+      expect(listed.images.map((image: { id: string }) => image.id)).toContain(unused);
+      for (const imageId of [cover, inMarkdown]) {
+        expect(listed.images.map((image: { id: string }) => image.id)).not.toContain(imageId);
+        expectNotFound(await call(`/images/${imageId}`, { key: ann.key }));
+        expectNotFound(await call(`/images/${imageId}`, { key: ann.key, method: "DELETE" }));
+      }
+      expect(listed.pagination.total).toBe(listed.images.length);
+    });
+    const annCookie = await signIn(ann);
+    for (const imageId of [cover, inMarkdown]) expect((await trpc(annCookie, "images.get", { imageId })).body.result.data.data.image.id).toBe(imageId);
+  });
+});
+
 describe("public pages", () => {
   it("show no blog that is not public, to anyone signed in or not", async () => {
     for (const cookie of [null, bobCookie]) {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
-import { apiBaseUrl, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, call, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
+import { expectSuccess } from "../api/expect";
+import * as fixtures from "../images/fixtures";
 import { signIn } from "../support/dashboard";
 
 /**
@@ -191,6 +193,27 @@ describe("a configured public origin (BETTER_AUTH_URL)", () => {
     const response = await fetch(`${server.baseUrl}/api/v1/openapi.json`, { headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" } });
     const document = (await response.json()) as { servers: { url: string }[] };
     expect(document.servers).toEqual([{ url: "https://blogs.example.test/api/v1" }]);
+  });
+});
+
+describe("Next's image optimizer (/_next/image)", () => {
+  it("is not served: stored images and share images have their own variants, and it would decode them at any width and keep deleted ones", async () => {
+    const image = expectSuccess(await call("/images", { key: owner.key, method: "POST", headers: { "content-type": "image/png" }, body: (await fixtures.png()) as never }), 201).image;
+    const imagePath = new URL(image.url).pathname;
+    const queries = [
+      { url: imagePath, w: "640", q: "75" },
+      { url: imagePath, w: "3840", q: "100" },
+      { url: `${blogPath}/share-image.png`, w: "1080", q: "75" },
+      // Odd input Next answered with a 500 and its stack.
+      { url: "/images/%00", w: "16", q: "1" },
+      { url: "//example.com/a.png", w: "x", q: "75" },
+    ];
+    for (const query of queries) {
+      const response = await request(`/_next/image?${new URLSearchParams(query)}`);
+      expect(response.status, JSON.stringify(query)).toBe(404);
+      expect(response.headers.get("content-type") ?? "").not.toMatch(/^image\//);
+      expect(await response.text()).not.toMatch(/\n\s+at \S|node_modules/);
+    }
   });
 });
 

@@ -113,6 +113,9 @@ function convert(error: unknown): ApiError {
     log.error({ cause: describe(error) }, "database unavailable");
     return new ApiError("SERVICE_UNAVAILABLE", "Service temporarily unavailable");
   }
+  // The client went away and its work was stopped (an upload: docs/security.md, Upload fairness):
+  // no failure of the server's, and nobody reads the answer.
+  if (cause instanceof DOMException && cause.name === "AbortError") return new ApiError("INTERNAL_SERVER_ERROR", "The client went away");
   log.error({ err: error }, "unexpected error");
   return new ApiError("INTERNAL_SERVER_ERROR", "Internal server error");
 }

@@ -1,8 +1,9 @@
 import "server-only";
 /**
- * The production server's image processor (`npm start`): a child process at the lowest CPU
- * priority (src/server/images/processing.ts starts it), processing one upload at a time as asked
- * over IPC. Compiled by `npm run build` beside the server (scripts/build-server.mjs).
+ * One of the production server's image processors (`npm start`): a child process at the lowest
+ * CPU priority (src/server/images/processing.ts starts one per place of processing), processing
+ * one upload at a time as asked over IPC, killed when its upload's client goes away. Compiled by
+ * `npm run build` beside the server (scripts/build-server.mjs).
  */
 import { DomainError } from "~/server/domain-error";
 import { processImage } from "./process-image";

@@ -6,7 +6,8 @@ import { underAccountLock } from "~/server/quotas/account-lock";
 import { DomainError } from "~/server/domain-error";
 import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
-import { formatBytes } from "~/shared/images";
+import { formatBytes, IMAGES_PATH } from "~/shared/images";
+import type { BlogScope } from "~/server/blogs/blog-scope";
 import type { ProcessedImage } from "./process-image";
 import { forgetImageFiles, imageStore } from "./store";
 
@@ -52,41 +53,75 @@ export async function storageUsed(db: Pick<Db, "$queryRaw">, accountId: string):
 }
 
 async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: ImageAccount, adding: number): Promise<void> {
-  const quota = QUOTAS.imageBytesPerAccount[account.plan];
   const used = await storageUsed(tx, account.id);
-  if (used + adding <= quota) return;
-  throw new DomainError(
+  if (used + adding > QUOTAS.imageBytesPerAccount[account.plan]) throw storageQuotaExceeded(account, used, adding);
+}
+
+/**
+ * Refuses an upload at once when the account has no storage left at all, before it waits for or
+ * takes any processing (docs/security.md, Upload fairness); whether the processed image fits is
+ * decided when it is saved (saveImage).
+ */
+export async function assertStorageLeft(db: Db, account: ImageAccount): Promise<void> {
+  const used = await storageUsed(db, account.id);
+  if (used >= QUOTAS.imageBytesPerAccount[account.plan]) throw storageQuotaExceeded(account, used);
+}
+
+function storageQuotaExceeded(account: ImageAccount, used: number, adding?: number): DomainError {
+  const need = adding === undefined ? "no room is left" : `the image needs ${formatBytes(adding)} (its variants included)`;
+  return new DomainError(
     "QUOTA_EXCEEDED",
     "Storage quota exceeded",
-    `The ${account.plan} plan stores at most ${formatBytes(quota)} of images; this account uses ${formatBytes(used)} and the image needs ` +
-      `${formatBytes(adding)} (its variants included): delete images or move to a larger plan`,
+    `The ${account.plan} plan stores at most ${formatBytes(QUOTAS.imageBytesPerAccount[account.plan])} of images; this account uses ${formatBytes(used)} and ` +
+      `${need}: delete images or move to a larger plan`,
   );
 }
 
-/** One of the account's images; another account's is not found, as an unknown id is. */
-export async function findImage(db: Db, accountId: string, imageId: string): Promise<ImageRecord> {
-  const image = await db.image.findFirst({ where: { id: imageId, userId: accountId } });
+/**
+ * The images a caller may see (docs/images.md, Who sees an image): the owner every image of the
+ * account; an API key those that no blog outside its scope shows, as cover or in its Markdown,
+ * since deleting one would change a blog the key cannot see.
+ */
+async function imageScopeWhere(db: Db, scope: BlogScope): Promise<Prisma.ImageWhereInput> {
+  if (!scope.apiAccessOnly) return { userId: scope.accountId };
+  return { userId: scope.accountId, id: { notIn: await imagesShownByHiddenBlogs(db, scope.accountId) } };
+}
+
+/** Ids of the images the account's blogs with API access off show: their covers and the image addresses in their Markdown. */
+async function imagesShownByHiddenBlogs(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "coverImageId" AS "id" FROM "blog" WHERE "userId" = ${accountId} AND NOT "allowApiAccess" AND "coverImageId" IS NOT NULL
+    UNION
+    SELECT m[1] FROM "blog", regexp_matches("content", ${`${IMAGES_PATH}/([A-Za-z0-9]+)/`}, 'g') AS m
+    WHERE "userId" = ${accountId} AND NOT "allowApiAccess"`;
+  return rows.map(({ id }) => id);
+}
+
+/** One of the images the caller may see; another account's, or one outside the scope, is not found, as an unknown id is. */
+export async function findImage(db: Db, scope: BlogScope, imageId: string): Promise<ImageRecord> {
+  const image = await db.image.findFirst({ where: { AND: [{ id: imageId }, await imageScopeWhere(db, scope)] } });
   if (!image) throw imageNotFound(imageId);
   return image;
 }
 
 const imageNotFound = (imageId: string) => new DomainError("RESOURCE_NOT_FOUND", "Resource not found", `No image ${imageId}`);
 
-/** The account's images, newest first, one page of them, and how many there are. */
-export async function listImages(db: Db, accountId: string, { page, limit }: { page: number; limit: number }): Promise<{ images: ImageRecord[]; total: number }> {
+/** The images the caller may see, newest first, one page of them, and how many there are. */
+export async function listImages(db: Db, scope: BlogScope, { page, limit }: { page: number; limit: number }): Promise<{ images: ImageRecord[]; total: number }> {
+  const where = await imageScopeWhere(db, scope);
   const [images, total] = await Promise.all([
-    db.image.findMany({ where: { userId: accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (page - 1) * limit, take: limit }),
-    db.image.count({ where: { userId: accountId } }),
+    db.image.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: (page - 1) * limit, take: limit }),
+    db.image.count({ where }),
   ]);
   return { images, total };
 }
 
 /**
- * Deletes one of the account's images and its files. Blogs showing it stay readable: a cover is
- * cleared (the foreign key), Markdown pointing at it shows its alt text.
+ * Deletes one of the images the caller may see, and its files. Blogs showing it stay readable: a
+ * cover is cleared (the foreign key), Markdown pointing at it shows its alt text.
  */
-export async function deleteImage(db: Db, accountId: string, imageId: string): Promise<void> {
-  const { count } = await db.image.deleteMany({ where: { id: imageId, userId: accountId } });
+export async function deleteImage(db: Db, scope: BlogScope, imageId: string): Promise<void> {
+  const { count } = await db.image.deleteMany({ where: { AND: [{ id: imageId }, await imageScopeWhere(db, scope)] } });
   if (count === 0) throw imageNotFound(imageId);
   forgetImageFiles([imageId]);
   await imageStore().remove([imageId]);

@@ -25,17 +25,23 @@ export interface ProcessedFile extends ImageFileRef {
 // libvips' own cache keeps decoded images of past requests: nothing here is read twice.
 sharp.cache(false);
 
+/** An animation's timing, which an encoder is given when its input is decoded pixels rather than the upload. */
+interface Animation {
+  delay?: number[];
+  loop?: number;
+}
+
 /**
  * Encoder settings: quality a reader will not tell from the original, at the lowest efforts, since
  * the upload's request waits for all of it (a 12-megapixel photo of noise: 3 s on one core, against
  * 12 s with mozjpeg, WebP effort 4 and AVIF effort 2; bench/README.md, Images).
  */
-const ENCODERS: Record<ImageFormat, (image: Sharp) => Sharp> = {
+const ENCODERS: Record<ImageFormat, (image: Sharp, animation: Animation) => Sharp> = {
   jpeg: (image) => image.jpeg({ quality: 82 }),
   png: (image) => image.png({ compressionLevel: 6 }),
-  webp: (image) => image.webp({ quality: 80, effort: 2 }),
+  webp: (image, animation) => image.webp({ quality: 80, effort: 2, ...animation }),
   avif: (image) => image.avif({ quality: 55, effort: 0 }),
-  gif: (image) => image.gif({ effort: 7 }),
+  gif: (image, animation) => image.gif({ effort: 7, ...animation }),
 };
 
 /**
@@ -45,17 +51,25 @@ const ENCODERS: Record<ImageFormat, (image: Sharp) => Sharp> = {
  */
 const FOREIGN_MARKUP = /<(?:script|html|body|iframe|object|embed|svg[\s>]|!doctype|\?xml|\?php)/i;
 
+/** What an upload's header says, once it is known to be an image the app accepts. */
+export interface UploadHeader {
+  format: ImageFormat;
+  width: number;
+  /** One frame's height. */
+  frameHeight: number;
+  frames: number;
+  animation: Animation;
+}
+
 /**
- * An upload checked and processed (docs/images.md): the type decided from the bytes alone (sharp's
- * reading of the header), at most MAX_IMAGE_BYTES and MAX_IMAGE_PIXELS (checked from the header,
- * before anything is decoded, and again by libvips as it decodes), orientation applied, metadata
- * (EXIF, GPS, XMP, ICC after conversion to sRGB) dropped by re-encoding, and the variants of
- * src/shared/images.ts made. All the work runs on libuv's thread pool, off the event loop.
+ * An upload checked from its header alone, nothing decoded (docs/images.md): the type decided from
+ * the bytes (sharp's reading of the header), at most MAX_IMAGE_BYTES and MAX_IMAGE_PIXELS (all
+ * frames together), no markup in it. Cheap enough to run before an upload waits for the processor.
  */
-export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+export async function inspectUpload(bytes: Uint8Array): Promise<UploadHeader> {
   if (bytes.byteLength === 0) throw new DomainError("MISSING_REQUIRED_FIELD", "Missing required field: file", "The upload is empty", "file");
   if (bytes.byteLength > MAX_IMAGE_BYTES) throw tooLarge();
-  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const input = asBuffer(bytes);
   // The header only: its dimensions are checked below, so no limit here (a bomb is then refused by name).
   const metadata = await sharp(input, { limitInputPixels: false }).metadata().catch(() => null);
   const format = formatOf(metadata);
@@ -70,23 +84,45 @@ export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
         (frames > 1 ? ` in ${frames} frames` : ""),
     );
   }
+  return { format, width: metadata.width, frameHeight, frames, animation: frames > 1 ? { delay: metadata.delay, loop: metadata.loop } : {} };
+}
+
+/** What processing an upload costs, in pixels decoded: every frame's (docs/security.md, Upload fairness). */
+export const uploadCost = (header: UploadHeader) => header.width * header.frameHeight * header.frames;
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * An upload checked (inspectUpload) and processed: decoded with libvips' own pixel limit too,
+ * orientation applied, metadata (EXIF, GPS, XMP, ICC after conversion to sRGB) dropped by
+ * re-encoding, and the variants of src/shared/images.ts made. All the work runs on libuv's thread
+ * pool, off the event loop. `signal` aborted (the client went away), it stops before its next step.
+ */
+export async function processImage(bytes: Uint8Array, signal?: AbortSignal): Promise<ProcessedImage> {
+  const { format, frames, animation } = await inspectUpload(bytes);
+  const input = asBuffer(bytes);
   const decoded = () => sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, animated: frames > 1 }).autoOrient();
   try {
-    const original = await ENCODERS[format](decoded()).toBuffer({ resolveWithObject: true });
+    signal?.throwIfAborted();
+    const original = await ENCODERS[format](decoded(), {}).toBuffer({ resolveWithObject: true });
     const { width, pageHeight, height } = original.info as OutputInfo & { pageHeight?: number };
     const size = { width, height: pageHeight ?? height, format };
     const [originalFile, ...variants] = imageFiles(size);
     const files: ProcessedFile[] = [{ ...originalFile!, data: original.data }];
-    // Variants are made from one decoded copy at the largest variant's width, oriented (decoding and
-    // turning the whole original for each was most of the time); an animation from the upload itself.
-    const source = frames > 1 || variants.length === 0 ? null : await decoded().resize({ width: Math.max(...variants.map((variant) => variant.width)) }).raw().toBuffer({ resolveWithObject: true });
-    const resized = (width: number) => (source ? sharp(source.data, { raw: source.info }) : decoded()).resize({ width });
+    // Variants are made from one decoded copy at the largest variant's width, oriented, every frame
+    // of an animation in it: decoding and turning the whole upload for each was most of the time.
+    signal?.throwIfAborted();
+    const source =
+      variants.length === 0 ? null : await decoded().resize({ width: Math.max(...variants.map((variant) => variant.width)) }).raw().toBuffer({ resolveWithObject: true });
     // One at a time: the thread pool is shared with every other request.
     for (const variant of variants) {
-      files.push({ ...variant, data: await ENCODERS[variant.format](resized(variant.width)).toBuffer() });
+      signal?.throwIfAborted();
+      const resized = sharp(source!.data, { raw: source!.info, animated: frames > 1 }).resize({ width: variant.width });
+      files.push({ ...variant, data: await ENCODERS[variant.format](resized, animation).toBuffer() });
     }
     return { ...size, files };
   } catch (error) {
+    if (signal?.aborted) throw error;
     // libvips read the header but not the pixels: a truncated or corrupt file.
     throw new DomainError("INVALID_PARAMETER", "Invalid parameter: file", `The image could not be decoded: ${decodeProblem(error)}`);
   }

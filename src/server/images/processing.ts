@@ -3,8 +3,8 @@ import { fork, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
 import { DomainError, type DomainErrorCode } from "~/server/domain-error";
 import { log } from "~/server/log";
-import { oneAtATime } from "~/server/one-at-a-time";
-import { processImage, type ProcessedImage } from "./process-image";
+import { MAX_IMAGE_PIXELS } from "~/shared/images";
+import { inspectUpload, processImage, uploadCost, type ProcessedImage } from "./process-image";
 
 export interface WorkerRequest {
   id: number;
@@ -15,54 +15,174 @@ export type WorkerReply =
   | { id: number; image: ProcessedImage }
   | { id: number; refusal?: { code: DomainErrorCode; message: string; details?: string; field?: string }; failure?: string };
 
-/** The lowest priority: the processor gets the CPU the server and PostgreSQL leave. */
+/** The lowest priority: the processors get the CPU the server and PostgreSQL leave. */
 const LOWEST_PRIORITY = 19;
 /** An upload taking longer than this (a 40-megapixel image on a busy machine takes seconds) means a stuck processor: it is replaced. */
 const PROCESSING_TIMEOUT_MS = 120_000;
 
-interface ImageProcessor {
-  script: URL;
+/**
+ * The rules of upload fairness (docs/security.md, Upload fairness), per server process. Uploads are
+ * processed two at a time, each account's one at a time; an upload decoding more than
+ * HEAVY_UPLOAD_COST pixels (every frame counted) is heavy, and only one heavy upload is processed at
+ * a time, so the other place always serves light uploads. An account may have at most
+ * ACCOUNT_COST_LIMIT pixels waiting and in processing.
+ */
+const PROCESSING_PLACES = 2;
+const HEAVY_UPLOAD_COST = 8_000_000;
+export const ACCOUNT_COST_LIMIT = 4 * MAX_IMAGE_PIXELS;
+/** Retry-After of an upload refused for its account's queue: about what a heavy upload takes. */
+export const BUSY_RETRY_AFTER_SECONDS = 10;
+
+interface Upload {
+  id: number;
+  accountId: string;
+  bytes: Uint8Array;
+  cost: number;
+  heavy: boolean;
+  signal?: AbortSignal;
+  resolve: (image: ProcessedImage) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One place of processing: with a child processor, its process; the upload it is processing. */
+interface Place {
   child?: ChildProcess;
-  /** Each upload's reply, to the copy of this module that asked (its own error classes: see below). */
-  pending: Map<number, (reply: WorkerReply) => void>;
+  upload?: Upload;
+}
+
+interface Processing {
+  /** The compiled image-worker.ts, when uploads are processed in child processes. */
+  script?: URL;
+  places: Place[];
+  /** Uploads waiting for a place, in the order they are to be taken (accounts in turn). */
+  waiting: Upload[];
+  /** Cost of each account's uploads waiting and in processing. */
+  costByAccount: Map<string, number>;
   next: number;
 }
 
 // On globalThis: the production server sets it up, and Next's routes in the same process (the
 // dashboard's uploads) use it too, from their own copy of this module.
-const globalForProcessor = globalThis as unknown as { imageProcessor?: ImageProcessor };
+const globalForProcessing = globalThis as unknown as { imageProcessing?: Processing };
 
-/**
- * Makes uploads in this process be processed by `script` (the compiled image-worker.ts) in a child
- * process at the lowest CPU priority, started at the first upload and again after it exits. The
- * production server does; elsewhere (Vercel's functions, `next dev`, tests of modules) processing
- * runs in process.
- */
-export function processImagesInChild(script: URL): void {
-  globalForProcessor.imageProcessor ??= { script, pending: new Map(), next: 0 };
+function processing(): Processing {
+  globalForProcessing.imageProcessing ??= {
+    places: Array.from({ length: PROCESSING_PLACES }, () => ({})),
+    waiting: [],
+    costByAccount: new Map(),
+    next: 0,
+  };
+  return globalForProcessing.imageProcessing;
 }
 
 /**
- * An upload processed (src/server/images/process-image.ts), one at a time per server process: with
- * a child processor, at the lowest CPU priority, so uploads use what reads leave (bench/README.md, (g)).
+ * Makes uploads in this process be processed by `script` (the compiled image-worker.ts) in child
+ * processes at the lowest CPU priority, one per place, started at its first upload and again after
+ * it exits. The production server does; elsewhere (Vercel's functions, `next dev`, tests of
+ * modules) processing runs in process.
  */
-export function processUpload(bytes: Uint8Array): Promise<ProcessedImage> {
-  return oneAtATime("images:processing", () => {
-    const processor = globalForProcessor.imageProcessor;
-    return processor ? processInChild(processor, bytes) : processImage(bytes);
+export function processImagesInChild(script: URL): void {
+  processing().script ??= script;
+}
+
+/**
+ * An upload processed (src/server/images/process-image.ts) under the rules of upload fairness: its
+ * header checked at once (refusals wait for nothing), then its turn, then the processing. With
+ * `signal` aborted (the client went away) a waiting upload leaves the queue and one in processing is
+ * stopped: its child processor is killed (a new one takes the next upload), or in process it stops
+ * before its next step.
+ */
+export async function processUpload(bytes: Uint8Array, { accountId, signal }: { accountId: string; signal?: AbortSignal }): Promise<ProcessedImage> {
+  const cost = uploadCost(await inspectUpload(bytes));
+  signal?.throwIfAborted();
+  const state = processing();
+  const held = state.costByAccount.get(accountId) ?? 0;
+  if (held + cost > ACCOUNT_COST_LIMIT) throw new UploadsBusyError(held);
+  state.costByAccount.set(accountId, held + cost);
+  let upload: Upload | undefined;
+  const onAbort = () => upload && abandon(state, upload);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return new Promise<ProcessedImage>((resolve, reject) => {
+    upload = { id: state.next++, accountId, bytes, cost, heavy: cost > HEAVY_UPLOAD_COST, signal, resolve, reject };
+    state.waiting.push(upload);
+    startWaiting(state);
+  }).finally(() => {
+    signal?.removeEventListener("abort", onAbort);
+    const left = (state.costByAccount.get(accountId) ?? 0) - cost;
+    if (left > 0) state.costByAccount.set(accountId, left);
+    else state.costByAccount.delete(accountId);
   });
 }
 
-function processInChild(processor: ImageProcessor, bytes: Uint8Array): Promise<ProcessedImage> {
-  const child = (processor.child ??= startChild(processor));
-  const id = processor.next++;
-  // Killed, the processor rejects what it was doing (below) and a new one takes the next upload.
+/** The account's uploads waiting and in processing pass ACCOUNT_COST_LIMIT: a 429, to retry later. */
+export class UploadsBusyError extends DomainError {
+  constructor(held: number) {
+    super(
+      "RATE_LIMIT_EXCEEDED",
+      "Too many uploads being processed",
+      `This account's uploads waiting to be processed decode ${(held / 1_000_000).toFixed(1)} megapixels (every frame counted); ` +
+        `at most ${ACCOUNT_COST_LIMIT / 1_000_000} may wait at once: retry once some are done`,
+    );
+  }
+}
+
+/** Gives free places to the first waiting uploads allowed to start: their account has none in processing, and a heavy one only when no other heavy one is. */
+function startWaiting(state: Processing): void {
+  for (const place of state.places) {
+    if (place.upload) continue;
+    const running = state.places.flatMap(({ upload }) => (upload ? [upload] : []));
+    const index = state.waiting.findIndex((upload) => running.every((other) => other.accountId !== upload.accountId && !(upload.heavy && other.heavy)));
+    if (index < 0) return;
+    const [upload] = state.waiting.splice(index, 1) as [Upload];
+    // The account's other uploads go behind every other account's: accounts take turns.
+    const own = state.waiting.filter((other) => other.accountId === upload.accountId);
+    state.waiting = [...state.waiting.filter((other) => other.accountId !== upload.accountId), ...own];
+    place.upload = upload;
+    log.debug({ accountId: upload.accountId, cost: upload.cost, heavy: upload.heavy }, "image processing started");
+    // Whatever fails, starting a processor included, settles this upload and frees its place.
+    Promise.resolve()
+      .then(() => (state.script ? processInChild(state.script, place, upload) : processImage(upload.bytes, upload.signal)))
+      // Stopped because its client went away, it fails with the abort's reason.
+      .then(upload.resolve, (error: unknown) => upload.reject(upload.signal?.aborted ? upload.signal.reason : error))
+      .finally(() => {
+        if (place.upload === upload) place.upload = undefined;
+        startWaiting(state);
+      });
+  }
+}
+
+/** The client went away: the upload leaves the queue, or its processing stops. */
+function abandon(state: Processing, upload: Upload): void {
+  const place = state.places.find((candidate) => candidate.upload === upload);
+  log.info({ accountId: upload.accountId, cost: upload.cost, running: Boolean(place) }, "image processing abandoned: the client went away");
+  if (!place) {
+    state.waiting = state.waiting.filter((other) => other !== upload);
+    upload.reject(upload.signal?.reason);
+    return;
+  }
+  // In a child, the work is stopped at once; in process, before its next step (processImage).
+  place.child?.kill("SIGKILL");
+}
+
+function processInChild(script: URL, place: Place, upload: Upload): Promise<ProcessedImage> {
+  const child = (place.child ??= startChild(script, place));
+  // Killed, the processor answers with a failure (below) and a new one takes the next upload.
   const timer = setTimeout(() => child.kill("SIGKILL"), PROCESSING_TIMEOUT_MS);
+  let stopListening = () => {};
   return new Promise<WorkerReply>((resolve) => {
-    processor.pending.set(id, resolve);
-    child.send({ id, bytes } satisfies WorkerRequest);
+    const onMessage = (reply: WorkerReply) => reply.id === upload.id && resolve(reply);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (!upload.signal?.aborted) log.error({ code, signal }, "image processor exited while processing");
+      resolve({ id: upload.id, failure: `the processor exited (${signal ?? code})` });
+    };
+    child.on("message", onMessage).once("exit", onExit);
+    stopListening = () => child.off("message", onMessage).off("exit", onExit);
+    child.send({ id: upload.id, bytes: upload.bytes } satisfies WorkerRequest);
   })
-    .finally(() => clearTimeout(timer))
+    .finally(() => {
+      clearTimeout(timer);
+      stopListening();
+    })
     .then(fromReply);
 }
 
@@ -80,18 +200,11 @@ function fromReply(reply: WorkerReply): ProcessedImage {
   throw new Error(`image processing failed: ${reply.failure}`);
 }
 
-function startChild(processor: ImageProcessor): ChildProcess {
-  const child = fork(processor.script, { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+function startChild(script: URL, place: Place): ChildProcess {
+  const child = fork(script, { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
   if (child.pid) setPriority(child.pid, LOWEST_PRIORITY);
-  child.on("message", (reply: WorkerReply) => {
-    processor.pending.get(reply.id)?.(reply);
-    processor.pending.delete(reply.id);
-  });
-  child.on("exit", (code, signal) => {
-    if (processor.child === child) processor.child = undefined;
-    if (processor.pending.size > 0) log.error({ code, signal }, "image processor exited while processing");
-    for (const [id, answer] of processor.pending) answer({ id, failure: `the processor exited (${signal ?? code})` });
-    processor.pending.clear();
+  child.once("exit", () => {
+    if (place.child === child) place.child = undefined;
   });
   return child;
 }

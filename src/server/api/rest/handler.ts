@@ -179,7 +179,11 @@ async function answerOperation(
       return errorAnswer(toApiError(error), context.resHeaders);
     }
   }
-  const answer = await callProcedure(req.method ?? "GET", body, { ...context, caller: { kind: "apiKey", key: verification.key! } });
+  // An upload's processing stops when its client goes away (docs/security.md, Upload fairness).
+  const leaving = route.rawBody === "image" ? clientLeaving(req) : undefined;
+  const answer = await callProcedure(req.method ?? "GET", body, { ...context, caller: { kind: "apiKey", key: verification.key! } }, leaving?.signal).finally(
+    () => leaving?.stop(),
+  );
   if (route.method !== "GET") return answer;
   return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), budgetPending, key: verification.key!, route });
 }
@@ -265,11 +269,20 @@ const callOpenApi = createOpenApiAdapter({
 });
 
 /** Runs the request's procedure; any failure becomes the API's error envelope (README, The API). */
-async function callProcedure(method: string, body: unknown, context: RequestContextOptions): Promise<ApiAnswer> {
+async function callProcedure(method: string, body: unknown, context: RequestContextOptions, signal?: AbortSignal): Promise<ApiAnswer> {
   const pathAndQuery = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
-  const outcome = await callOpenApi({ method, pathAndQuery, body, contextOptions: context });
+  const outcome = await callOpenApi({ method, pathAndQuery, body, contextOptions: context, signal });
   if (!outcome.ok) return errorAnswer(toApiError(outcome.error), context.resHeaders);
   return { status: outcome.status, headers: mergeHeaders(context.resHeaders, outcome.headers), body: outcome.body };
+}
+
+/** A signal aborted if the request's connection closes before `stop()`: its client went away. */
+function clientLeaving(req: IncomingMessage): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const onClose = () => controller.abort();
+  if (req.socket.destroyed) onClose();
+  else req.socket.once("close", onClose);
+  return { signal: controller.signal, stop: () => void req.socket.off("close", onClose) };
 }
 
 function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer {

@@ -46,6 +46,8 @@ export interface OpenApiRequest<TContextOptions> {
   body: unknown;
   /** What the procedure's context is created from. */
   contextOptions: TContextOptions;
+  /** Aborted when the client goes away, for a procedure that stops its work then (tRPC's `signal`). */
+  signal?: AbortSignal;
 }
 
 export type OpenApiOutcome =
@@ -77,7 +79,7 @@ export function createOpenApiAdapter<TRouter extends OpenApiRouter & AnyRouter, 
   const getProcedure = createProcedureCache(options.router);
   const plans = new Map<OpenApiProcedure, InputPlan>();
 
-  return async ({ method, pathAndQuery, body, contextOptions }) => {
+  return async ({ method, pathAndQuery, body, contextOptions, signal }) => {
     // As the library: the URL and the route before anything that answers a failure.
     const url = new URL(pathAndQuery.startsWith("/") ? `http://127.0.0.1${pathAndQuery}` : pathAndQuery);
     // Any method string: one the library does not know finds no route.
@@ -108,7 +110,7 @@ export function createOpenApiAdapter<TRouter extends OpenApiRouter & AnyRouter, 
         signal: AbortSignal | undefined;
         batchIndex: number;
       }) => Promise<unknown>;
-      const data = await call({ path: procedure.path, getRawInput: async () => input, ctx, type: procedure.type, signal: undefined, batchIndex: 0 });
+      const data = await call({ path: procedure.path, getRawInput: async () => input, ctx, type: procedure.type, signal, batchIndex: 0 });
       return { ok: true, status: options.successStatus(procedure.path), headers: JSON_RESPONSE_HEADERS, body: JSON.stringify(data) };
     } catch (cause) {
       return { ok: false, error: getErrorFromUnknown(cause) };

@@ -2,8 +2,9 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
-import { blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
-import { processUpload } from "~/server/images/processing";
+import { blogScope } from "~/server/blogs/blog-scope";
+import { assertStorageLeft, blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
+import { BUSY_RETRY_AFTER_SECONDS, processUpload, UploadsBusyError } from "~/server/images/processing";
 import { paginate } from "~/server/pagination";
 import { requestOrigin } from "~/server/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
@@ -39,11 +40,16 @@ const uploadImageProcedure = procedure
   })
   .input(uploadImageInput)
   .output(imageOutput)
-  .mutation(async ({ ctx, input }) => {
+  .mutation(async ({ ctx, input, signal }) => {
     const account = callerAccount(ctx.caller);
+    await assertStorageLeft(ctx.db, account);
     const bytes = new Uint8Array(await input.file.arrayBuffer());
-    // Processed before any transaction opens: seconds of CPU hold no lock and no connection.
-    const processed = await processUpload(bytes);
+    // Processed before any transaction opens: seconds of CPU hold no lock and no connection. The
+    // signal aborts when the client goes away: its upload is not processed for nobody.
+    const processed = await processUpload(bytes, { accountId: account.id, signal }).catch((error: unknown) => {
+      if (error instanceof UploadsBusyError) ctx.resHeaders.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+      throw error;
+    });
     const file = createHash("sha256").update(bytes).digest("base64url");
     return runIdempotently(ctx, account.id, { file }, 201, async (db) => {
       const image = await saveImage(db, account, processed);
@@ -60,7 +66,7 @@ const listImagesProcedure = procedure
   .input(listImagesInput)
   .output(listImagesOutput)
   .query(async ({ ctx, input }) => {
-    const { images, total } = await listImages(ctx.db, callerAccount(ctx.caller).id, input);
+    const { images, total } = await listImages(ctx.db, blogScope(ctx.caller), input);
     const origin = requestOrigin(ctx.headers);
     return { success: true as const, data: { images: images.map((image) => imageView(image, origin)), pagination: paginate(input.page, input.limit, total) } };
   });
@@ -74,7 +80,7 @@ const getImageProcedure = procedure
   .input(z.object(imageIdParams))
   .output(imageOutput)
   .query(async ({ ctx, input }) => {
-    const image = await findImage(ctx.db, callerAccount(ctx.caller).id, input.imageId);
+    const image = await findImage(ctx.db, blogScope(ctx.caller), input.imageId);
     return { success: true as const, data: { image: imageView(image, requestOrigin(ctx.headers)) } };
   });
 
@@ -93,7 +99,7 @@ const deleteImageProcedure = procedure
   .input(z.object(imageIdParams))
   .output(deleteImageOutput)
   .mutation(async ({ ctx, input }) => {
-    await deleteImage(ctx.db, callerAccount(ctx.caller).id, input.imageId);
+    await deleteImage(ctx.db, blogScope(ctx.caller), input.imageId);
     return { success: true as const, data: { id: input.imageId, deleted: true as const } };
   });
 
@@ -105,8 +111,8 @@ const imageStorageProcedure = procedure.query(async ({ ctx }) => {
 
 /** The dashboard's: the blogs showing one of the account's images, before it is deleted. */
 const imageUsageProcedure = procedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
-  const { id } = callerAccount(ctx.caller);
-  return blogsUsingImage(ctx.db, id, (await findImage(ctx.db, id, input.imageId)).id);
+  const scope = blogScope(ctx.caller);
+  return blogsUsingImage(ctx.db, scope.accountId, (await findImage(ctx.db, scope, input.imageId)).id);
 });
 
 /** Images, for API keys (/api/v1) and their owner (/api/trpc) alike. */
