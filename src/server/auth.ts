@@ -290,6 +290,10 @@ function createAuth() {
           assertDisplayName(ctx.body?.name);
           await assertHandleAvailable(ctx.body?.handle);
         }
+        // The app shows no picture of an owner: better-auth's image field would keep any text sent.
+        if ((ctx.path === "/sign-up/email" || ctx.path === "/update-user") && ctx.body?.image != null) {
+          throw new APIError("BAD_REQUEST", { message: "image is not accepted: accounts have no picture", code: "INVALID_PARAMETER" });
+        }
         if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object") {
           if ("name" in ctx.body) assertDisplayName(ctx.body.name);
           const session = "handle" in ctx.body ? await getSessionFromCtx(ctx) : null;
