@@ -307,6 +307,15 @@ describe("codes from the app", () => {
     expect(cookiesOf(replayed.headers)).not.toContain("session_token");
   });
 
+  it("are taken once by sign-ins racing with the same code: one gets in", async () => {
+    const account = await createTestAccount();
+    const { app } = await enableTwoFactor(account);
+    const [first, second] = [await passwordStep(account), await passwordStep(account)];
+    const racing = await app.nextCode();
+    const answers = await Promise.all([first, second].map((pending) => authPost("/two-factor/verify-totp", { code: racing }, pending)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+  });
+
   it("turning two-factor sign-in on ends the owner's other sessions", async () => {
     const account = await createTestAccount();
     const elsewhere = await signIn(account);
