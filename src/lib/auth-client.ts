@@ -38,6 +38,8 @@ export function authErrorMessage(error: { code?: string; message?: string; statu
       return "This device already holds a passkey for your account.";
     case "ACCOUNT_TEMPORARILY_LOCKED":
       return "Too many wrong codes. Wait 15 minutes, then try again.";
+    case "USER_NOT_VERIFIED":
+      return "The passkey did not verify you (fingerprint, face or PIN). Try again, or use another device.";
   }
   if (error.status === 429) return "Too many attempts. Wait a minute, then try again.";
   return error.message ? asSentence(error.message) : "Something went wrong. Try again.";

@@ -6,11 +6,14 @@ import "server-only";
  * (e.g. while Next builds) needs no database.
  */
 import { passkey } from "@better-auth/passkey";
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthPlugin } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { APIError, createAuthEndpoint, createAuthMiddleware, getSessionFromCtx, isAPIError, sessionMiddleware } from "better-auth/api";
+import { constantTimeEqual, symmetricDecrypt } from "better-auth/crypto";
 import { twoFactor } from "better-auth/plugins";
+import { createOTP } from "@better-auth/utils/otp";
 import { createHash } from "node:crypto";
+import * as z from "zod";
 import { env } from "~/env";
 import { log } from "~/server/log";
 import { getDb } from "~/server/db";
@@ -76,6 +79,7 @@ export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set([
   "/two-factor/verify-backup-code",
   "/two-factor/generate-backup-codes",
   "/two-factor/disable",
+  "/passkey/authorize-registration",
   "/passkey/generate-register-options",
   "/passkey/verify-registration",
   "/passkey/generate-authenticate-options",
@@ -99,7 +103,10 @@ const UNIFORM_ANSWERS: ReadonlySet<string> = new Set(["/sign-up/email", "/reques
  */
 const UNIFORM_ANSWER_MS = 400;
 
-/** The endpoints that check a password (turning two-factor sign-in on or off also takes a code). */
+/**
+ * The endpoints that check a password (turning two-factor sign-in off also takes a code, and so
+ * does adding a passkey while it is on).
+ */
 const PASSWORD_CHECKS: ReadonlySet<string> = new Set([
   "/sign-in/email",
   "/change-password",
@@ -108,7 +115,63 @@ const PASSWORD_CHECKS: ReadonlySet<string> = new Set([
   "/two-factor/enable",
   "/two-factor/generate-backup-codes",
   "/two-factor/disable",
+  "/passkey/authorize-registration",
 ]);
+
+/** What the endpoints that always take the password do, for their PASSWORD_REQUIRED answer (better-auth would go ahead without one). */
+const PASSWORD_REQUIRED_TO: ReadonlyMap<string, string> = new Map([
+  ["/delete-user", "delete the account"],
+  ["/change-email", "change the email"],
+  ["/passkey/authorize-registration", "add a passkey"],
+]);
+
+/**
+ * The endpoints whose password the app checks before better-auth runs: better-auth checks none for
+ * an email change or a passkey, and checks it after the code when turning two-factor sign-in off
+ * (a backup code would be used up by a wrong password).
+ */
+const PASSWORD_CHECKED_FIRST: ReadonlySet<string> = new Set(["/change-email", "/passkey/authorize-registration", "/two-factor/disable"]);
+
+/** How long adding a passkey may take once the password (and code) authorized it: the browser's prompt, then its answer. */
+const PASSKEY_REGISTRATION_GRANT_SECONDS = 5 * 60;
+
+/** The verification row of a session's authorization to add one passkey. */
+const passkeyRegistrationGrant = (sessionId: string) => `passkey-registration-grant:${sessionId}`;
+
+/**
+ * Adding a passkey, first step: the password, and a code while two-factor sign-in is on (checked
+ * by the before hook, like the other account settings), authorize this session to ask for one
+ * registration challenge within PASSKEY_REGISTRATION_GRANT_SECONDS. Checked before the browser
+ * makes a credential: a refused password leaves none behind on the owner's device.
+ */
+const passkeyRegistrationAuthorization = {
+  id: "passkey-registration-authorization",
+  endpoints: {
+    authorizePasskeyRegistration: createAuthEndpoint(
+      "/passkey/authorize-registration",
+      { method: "POST", use: [sessionMiddleware], body: z.object({ password: z.string(), code: z.string().optional() }) },
+      async (ctx) => {
+        const { session } = ctx.context.session;
+        await ctx.context.internalAdapter.createVerificationValue({
+          identifier: passkeyRegistrationGrant(session.id),
+          value: session.userId,
+          expiresAt: new Date(Date.now() + PASSKEY_REGISTRATION_GRANT_SECONDS * 1000),
+        });
+        return ctx.json({ status: true });
+      },
+    ),
+  },
+} satisfies BetterAuthPlugin;
+
+/**
+ * Setting up a second factor, refused until the account's address is confirmed: whoever signed up
+ * with an address not theirs could otherwise keep a way in (a passkey), or keep the owner out (an
+ * app's codes), after the owner recovers the account by email (docs/security.md, Passkeys).
+ */
+const SECOND_FACTOR_SETUP: ReadonlySet<string> = new Set(["/two-factor/enable", "/passkey/authorize-registration", "/passkey/generate-register-options", "/passkey/verify-registration"]);
+
+/** An authenticator app's codes (better-auth's defaults, RFC 6238): 6 digits a 30-second step, the steps before and after the server's clock accepted. */
+const TOTP = { digits: 6, period: 30, window: 1 };
 
 /** The endpoints that check an authenticator app's code or a backup code, at sign-in or from the settings. */
 const CODE_CHECKS: ReadonlySet<string> = new Set(["/two-factor/verify-totp", "/two-factor/verify-backup-code"]);
@@ -166,6 +229,9 @@ function emailSubject(email: unknown): string {
 
 /** What a credential check's before hook learned, for its after hook (keyed by the request). */
 const passwordChecks = new WeakMap<Request, { subject: string }>();
+
+/** The account a password reset link belongs to, as its before hook found it (keyed by the request). */
+const passwordResets = new WeakMap<Request, { userId: string }>();
 
 /** An email change being confirmed from the new address, as its before hook found it (keyed by the request). */
 const emailChangeConfirmations = new WeakMap<Request, { userId: string; oldEmail: string; newEmail: string; sessionToken?: string }>();
@@ -245,11 +311,20 @@ function createAuth() {
     },
     plugins: [
       twoFactorPlugin,
+      passkeyRegistrationAuthorization,
       // The relying party is the app's origin of each request (baseURL unset: the request's; the
       // browser's Origin, checked equal to it by handleAuthRequest): its hostname is the RP ID, so
       // passkeys work at a domain name (localhost included), never at an IP address
       // (docs/security.md, Passkeys). Discoverable credentials: sign-in asks for no email.
-      passkey({ rpName: "Blog Manager", authenticatorSelection: { residentKey: "required", userVerification: "preferred" } }),
+      // The authenticator must verify its user (fingerprint, face, PIN), not only see someone
+      // present: a passkey stands for a password and a second factor at once. better-auth's
+      // plugin accepts either; these refuse a response whose flags lack the verification.
+      passkey({
+        rpName: "Blog Manager",
+        authenticatorSelection: { residentKey: "required", userVerification: "required" },
+        registration: { afterVerification: ({ verification }) => assertUserVerified(verification.registrationInfo?.userVerified) },
+        authentication: { afterVerification: ({ verification }) => assertUserVerified(verification.authenticationInfo.userVerified) },
+      }),
     ],
     advanced: {
       // The address src/server/client-ip.ts determined, never X-Forwarded-For as the client sent it.
@@ -291,15 +366,36 @@ function createAuth() {
           assertDisplayName(ctx.body?.name);
           await assertHandleAvailable(ctx.body?.handle);
         }
+        // The app shows no picture of an owner: better-auth's image field would keep any text sent.
+        if ((ctx.path === "/sign-up/email" || ctx.path === "/update-user") && ctx.body?.image != null) {
+          throw new APIError("BAD_REQUEST", { message: "image is not accepted: accounts have no picture", code: "INVALID_PARAMETER" });
+        }
+        if (SECOND_FACTOR_SETUP.has(ctx.path)) {
+          // Signed out: better-auth refuses the setup itself.
+          const session = await getSessionFromCtx(ctx);
+          if (session && !session.user.emailVerified) {
+            throw new APIError("FORBIDDEN", {
+              message: `Confirm your email address before adding a passkey or turning on two-factor sign-in: follow the link emailed to ${session.user.email}`,
+              code: "EMAIL_NOT_VERIFIED",
+            });
+          }
+          // A registration challenge only for a session the password (and code) just authorized, once.
+          if (session && ctx.path === "/passkey/generate-register-options") {
+            const grant = await ctx.context.internalAdapter.consumeVerificationValue(passkeyRegistrationGrant(session.session.id));
+            if (!grant || grant.expiresAt < new Date()) {
+              throw new APIError("FORBIDDEN", { message: "Confirm your password (and a code) before adding a passkey", code: "PASSKEY_NOT_AUTHORIZED" });
+            }
+          }
+        }
         if (ctx.path === "/update-user" && ctx.body && typeof ctx.body === "object") {
           if ("name" in ctx.body) assertDisplayName(ctx.body.name);
           const session = "handle" in ctx.body ? await getSessionFromCtx(ctx) : null;
           // Signed out: better-auth refuses the update itself.
           if (session) await assertHandleAvailable(ctx.body.handle, session.user.id);
         }
-        // Deleting an account or changing its email always takes its password, however fresh the session.
-        if ((ctx.path === "/delete-user" || ctx.path === "/change-email") && !(typeof ctx.body?.password === "string" && ctx.body.password)) {
-          const action = ctx.path === "/delete-user" ? "delete the account" : "change the email";
+        // Deleting an account, changing its email or adding a passkey always takes its password, however fresh the session.
+        const action = PASSWORD_REQUIRED_TO.get(ctx.path);
+        if (action && !(typeof ctx.body?.password === "string" && ctx.body.password)) {
           throw new APIError("BAD_REQUEST", { message: `password is required to ${action}`, code: "PASSWORD_REQUIRED" });
         }
         // Every sign-in takes the second factor: no device is trusted to skip it.
@@ -315,7 +411,8 @@ function createAuth() {
         if (CREDENTIAL_CHECKS.has(ctx.path)) {
           // Signed out, the account calls are refused by better-auth itself.
           const session = ctx.path === "/sign-in/email" ? null : await getSessionFromCtx(ctx);
-          const email = ctx.path === "/sign-in/email" ? ctx.body?.email : (session?.user.email ?? (CODE_CHECKS.has(ctx.path) ? await pendingSignInEmail(ctx) : undefined));
+          const pendingSignIn = !session && CODE_CHECKS.has(ctx.path) ? await pendingSignInUser(ctx) : undefined;
+          const email = ctx.path === "/sign-in/email" ? ctx.body?.email : (session?.user.email ?? pendingSignIn?.email);
           if (email === undefined) return;
           const subject = emailSubject(email);
           const waitSeconds = await authThrottle().perEmail.attempt(subject);
@@ -327,25 +424,31 @@ function createAuth() {
             );
           }
           if (ctx.request) passwordChecks.set(ctx.request, { subject });
-          // better-auth's own change-email checks no password: this one does, before anything changes.
-          if (ctx.path === "/change-email" && session) {
-            const { password } = ctx.body as { password: string };
-            const hash = (await ctx.context.internalAdapter.findCredentialAccount(session.user.id))?.password;
-            const matches = Boolean(hash) && password.length <= PASSWORD_MAX_LENGTH && (await ctx.context.password.verify({ hash: hash!, password }));
-            if (!matches) throw new APIError("BAD_REQUEST", { message: "Invalid password", code: "INVALID_PASSWORD" });
+          if (PASSWORD_CHECKED_FIRST.has(ctx.path) && session) {
+            await assertPassword(ctx, session.user.id, String(ctx.body?.password ?? ""));
           }
-          // better-auth's disable takes only the password: this one also takes a code from the app
-          // or a backup code (a backup code given here is used up).
-          if (ctx.path === "/two-factor/disable" && session) {
+          // better-auth's disable takes only the password, and its passkey registration nothing: the
+          // app also takes a code from the authenticator app or a backup code (which is used up).
+          if ((ctx.path === "/two-factor/disable" || (ctx.path === "/passkey/authorize-registration" && session?.user.twoFactorEnabled)) && session) {
             const code = typeof ctx.body?.code === "string" ? ctx.body.code.trim() : "";
-            if (!code) throw new APIError("BAD_REQUEST", { message: "code is required to turn off two-factor sign-in", code: "CODE_REQUIRED" });
+            const action = ctx.path === "/two-factor/disable" ? "turn off two-factor sign-in" : "add a passkey";
+            if (!code) throw new APIError("BAD_REQUEST", { message: `code is required to ${action}`, code: "CODE_REQUIRED" });
+            const claimed = await claimTotpStep(ctx, session.user.id, code);
             const check = { ...ctx, method: "POST" as const, body: { code, disableSession: true }, asResponse: false, returnHeaders: false };
-            const verified = await twoFactorPlugin.endpoints.verifyTOTP(check).then(
-              () => true,
-              () => twoFactorPlugin.endpoints.verifyBackupCode(check).then(() => true, () => false),
-            );
-            if (!verified) throw new APIError("UNAUTHORIZED", { message: "Invalid code", code: "INVALID_CODE" });
+            const verified = claimed === "claimed" || (claimed === "no match" && (await twoFactorPlugin.endpoints.verifyBackupCode(check).then(() => true, () => false)));
+            if (!verified) throw invalidCode();
           }
+          // A code from the app is taken once (better-auth then checks it as usual).
+          const codeOwnerId = session?.user.id ?? pendingSignIn?.id;
+          if (ctx.path === "/two-factor/verify-totp" && codeOwnerId && (await claimTotpStep(ctx, codeOwnerId, String(ctx.body?.code ?? ""))) === "replayed") {
+            throw invalidCode();
+          }
+        }
+        // The account of a password reset link, for the after hook to remove its passkeys.
+        const resetToken = ctx.body?.token ?? ctx.query?.token;
+        if (ctx.path === "/reset-password" && ctx.request && typeof resetToken === "string") {
+          const link = await ctx.context.internalAdapter.findVerificationValue(`reset-password:${resetToken}`);
+          if (link) passwordResets.set(ctx.request, { userId: link.value });
         }
         // The link of an email change, followed from the new address: what it changes, if it still can.
         if (ctx.path === "/verify-email" && ctx.request) {
@@ -353,6 +456,13 @@ function createAuth() {
           if (claims?.requestType !== "change-email-verification" || !claims.userId || !claims.updateTo) return;
           const owner = await db.user.findUnique({ where: { id: claims.userId }, select: { email: true } });
           if (owner?.email !== claims.email) return;
+          // A link asked for before the password last changed changes nothing: after a reset by
+          // the address's owner, whoever held the account before must not take it away with one.
+          const { iat } = claims as { iat?: number };
+          const password = await db.account.findFirst({ where: { userId: claims.userId, providerId: "credential" }, select: { updatedAt: true } });
+          if (password && password.updatedAt.getTime() > (iat ?? 0) * 1000) {
+            throw new APIError("BAD_REQUEST", { message: "This link was made before the account's password last changed: ask for the change again", code: "INVALID_TOKEN" });
+          }
           const session = await getSessionFromCtx(ctx);
           emailChangeConfirmations.set(ctx.request, {
             userId: claims.userId,
@@ -363,16 +473,36 @@ function createAuth() {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        /** Ends every session of the owner's but the one kept (the request's own, if any). */
+        async function endOtherSessions(userId: string, keptToken: string | undefined) {
+          const sessions = await ctx.context.internalAdapter.listSessions(userId);
+          await Promise.all(sessions.filter((s) => s.token !== keptToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
+        }
+        // Read only where an email is sent: a call made inside the server (getSession) has no base URL.
+        const origin = () => new URL(ctx.context.baseURL).origin;
         const confirmation = ctx.request && emailChangeConfirmations.get(ctx.request);
         if (confirmation) {
           const owner = await db.user.findUnique({ where: { id: confirmation.userId }, select: { email: true, name: true, emailVerified: true } });
           if (owner?.email !== confirmation.newEmail) return;
           // Whoever held another session of the owner's loses it with the old address, which is told.
-          const sessions = await ctx.context.internalAdapter.listSessions(confirmation.userId);
-          await Promise.all(sessions.filter((s) => s.token !== confirmation.sessionToken).map((s) => ctx.context.internalAdapter.deleteSession(s.token)));
+          await endOtherSessions(confirmation.userId, confirmation.sessionToken);
           // better-auth keeps emailVerified through the change: it still tells whether the old address was proven.
-          await queueNotice({ email: confirmation.oldEmail, name: owner.name, emailVerified: owner.emailVerified }, new URL(ctx.context.baseURL).origin, "email-changed", `it is now ${confirmation.newEmail}`);
+          await queueNotice({ email: confirmation.oldEmail, name: owner.name, emailVerified: owner.emailVerified }, origin(), "email-changed", `it is now ${confirmation.newEmail}`);
           return;
+        }
+        // A password reset by email leaves no passkey behind: one made by whoever held the account
+        // before would outlive the recovery (docs/security.md, Passkeys).
+        const reset = ctx.request && passwordResets.get(ctx.request);
+        if (reset && !isAPIError(ctx.context.returned)) {
+          const { count } = await db.passkey.deleteMany({ where: { userId: reset.userId } });
+          const owner = count > 0 ? await db.user.findUnique({ where: { id: reset.userId }, select: { email: true, name: true, emailVerified: true } }) : null;
+          const removed = count === 1 ? "1 passkey" : `${count} passkeys`;
+          if (owner) await queueNotice(owner, origin(), "passkeys-removed", `${removed}, because the password was reset by the emailed link. Once signed in, add yours again from the account page.`);
+          return;
+        }
+        // better-auth's sign-in options only prefer the verification: browsers are asked for it.
+        if (ctx.path === "/passkey/generate-authenticate-options" && !isAPIError(ctx.context.returned)) {
+          return ctx.json({ ...(ctx.context.returned as object), userVerification: "required" });
         }
         const check = ctx.request && passwordChecks.get(ctx.request);
         // A right password is not yet a sign-in while its second factor is to come.
@@ -380,12 +510,16 @@ function createAuth() {
         if (check && succeeded) await authThrottle().perEmail.succeeded(check.subject);
         const owner = ctx.context.session?.user;
         if (!owner || isAPIError(ctx.context.returned)) return;
+        // A new secret (a setup started again) has had no code taken yet.
+        if (ctx.path === "/two-factor/enable") await db.twoFactor.updateMany({ where: { userId: owner.id }, data: { lastTotpStep: null } });
         // A code confirmed while signed in turns two-factor sign-in on when it was off (its setup);
         // the session's user is as loaded before the change.
         const notice = ctx.path === "/two-factor/verify-totp" ? (owner.twoFactorEnabled ? undefined : "two-factor-enabled") : SECURITY_NOTICES[ctx.path];
+        // Once sign-in takes a code, no session opened with the password alone stays (as an email change ends them).
+        if (notice === "two-factor-enabled") await endOtherSessions(owner.id, ctx.context.newSession?.session.token);
         if (notice) {
           const detail = ctx.path === "/passkey/verify-registration" && typeof ctx.body?.name === "string" ? `"${ctx.body.name.trim()}"` : undefined;
-          await queueNotice(owner, new URL(ctx.context.baseURL).origin, notice, detail);
+          await queueNotice(owner, origin(), notice, detail);
         }
       }),
     },
@@ -489,17 +623,58 @@ async function boundedBody(request: Request): Promise<Buffer | undefined | "too 
   return Buffer.concat(chunks);
 }
 
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
 /**
- * The email of the account whose sign-in waits for its second factor: better-auth's signed
- * two_factor cookie names a verification row holding the user's id.
+ * The account whose sign-in waits for its second factor: better-auth's signed two_factor cookie
+ * names a verification row holding the user's id.
  */
-async function pendingSignInEmail(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<string | undefined> {
+async function pendingSignInUser(ctx: HookContext): Promise<{ id: string; email: string } | undefined> {
   const cookie = ctx.context.createAuthCookie("two_factor");
   const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
   if (!identifier) return undefined;
   const pending = await ctx.context.internalAdapter.findVerificationValue(identifier);
-  const user = pending ? await ctx.context.internalAdapter.findUserById(pending.value) : null;
-  return user?.email;
+  return (pending && (await ctx.context.internalAdapter.findUserById(pending.value))) || undefined;
+}
+
+/** Refuses a password that is not the account's (as better-auth words it). */
+async function assertPassword(ctx: HookContext, userId: string, password: string): Promise<void> {
+  const hash = (await ctx.context.internalAdapter.findCredentialAccount(userId))?.password;
+  const matches = Boolean(hash) && password.length <= PASSWORD_MAX_LENGTH && (await ctx.context.password.verify({ hash: hash!, password }));
+  if (!matches) throw new APIError("BAD_REQUEST", { message: "Invalid password", code: "INVALID_PASSWORD" });
+}
+
+const invalidCode = () => new APIError("UNAUTHORIZED", { message: "Invalid code", code: "INVALID_CODE" });
+
+/**
+ * Takes the time step of an authenticator app's code for the account, once: the code of a step
+ * already taken, or of an earlier one, is refused, so a code seen over someone's shoulder or
+ * caught in transit is worth nothing once used (docs/security.md, Two-factor sign-in). One
+ * conditional UPDATE of the account's twoFactor row, so it holds across instances and racing
+ * requests. "no match": not a code of the app's current steps (maybe a backup code).
+ */
+async function claimTotpStep(ctx: HookContext, userId: string, code: string): Promise<"claimed" | "replayed" | "no match"> {
+  const db = getDb();
+  const twoFactor = await db.twoFactor.findFirst({ where: { userId }, select: { id: true, secret: true } });
+  if (!twoFactor || !new RegExp(`^\\d{${TOTP.digits}}$`).test(code)) return "no match";
+  const app = createOTP(await symmetricDecrypt({ key: ctx.context.secretConfig, data: twoFactor.secret }), TOTP);
+  const now = Math.floor(Date.now() / 1000 / TOTP.period);
+  for (let step = now - TOTP.window; step <= now + TOTP.window; step++) {
+    if (!constantTimeEqual(await app.hotp(step), code)) continue;
+    const { count } = await db.twoFactor.updateMany({
+      where: { id: twoFactor.id, OR: [{ lastTotpStep: null }, { lastTotpStep: { lt: step } }] },
+      data: { lastTotpStep: step },
+    });
+    return count === 1 ? "claimed" : "replayed";
+  }
+  return "no match";
+}
+
+/** A passkey's authenticator must have verified its user (flag UV), not only seen one present. */
+function assertUserVerified(userVerified: boolean | undefined): void {
+  if (!userVerified) {
+    throw new APIError("UNAUTHORIZED", { message: "The passkey did not verify its user (fingerprint, face or PIN)", code: "USER_NOT_VERIFIED" });
+  }
 }
 
 /** The app's origin as better-auth was handed the request (answerAuthEndpoint): the links of its emails start with it. */

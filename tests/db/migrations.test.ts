@@ -78,3 +78,35 @@ describe("applyMigrations on a fresh database", () => {
   });
 });
 
+
+describe("the second_factors_of_unverified_accounts migration", () => {
+  let database: ScratchDatabase;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_sf");
+    await applyMigrations(database.url);
+  });
+  afterAll(() => database?.drop());
+
+  it("removes the passkeys and two-factor sign-in of accounts whose address was never confirmed, and no one else's", async () => {
+    const folder = (await readdir(MIGRATIONS_DIR)).find((name) => name.endsWith("_second_factors_of_unverified_accounts"));
+    expect(folder).toBeDefined();
+    await query(
+      database.url,
+      `INSERT INTO "user" (id, name, email, "emailVerified", handle, "twoFactorEnabled", "updatedAt") VALUES
+         ('squatter', 'Squatter', 'squatter@example.test', false, 'squatter', true, now()),
+         ('owner', 'Owner', 'owner@example.test', true, 'owner', true, now());
+       INSERT INTO "passkey" (id, "publicKey", "userId", "credentialID", counter, "deviceType", "backedUp") VALUES
+         ('squatters-key', 'k', 'squatter', 'c1', 0, 'singleDevice', false),
+         ('owners-key', 'k', 'owner', 'c2', 0, 'singleDevice', false);
+       INSERT INTO "twoFactor" (id, secret, "backupCodes", "userId") VALUES ('squatters-app', 's', 'b', 'squatter'), ('owners-app', 's', 'b', 'owner');`,
+    );
+    await query(database.url, await readFile(join(MIGRATIONS_DIR, folder!, "migration.sql"), "utf8"));
+    expect(await query(database.url, `SELECT id FROM "passkey"`)).toEqual([{ id: "owners-key" }]);
+    expect(await query(database.url, `SELECT id FROM "twoFactor"`)).toEqual([{ id: "owners-app" }]);
+    expect(await query(database.url, `SELECT id, "twoFactorEnabled" FROM "user" ORDER BY id`)).toEqual([
+      { id: "owner", twoFactorEnabled: true },
+      { id: "squatter", twoFactorEnabled: false },
+    ]);
+  });
+});

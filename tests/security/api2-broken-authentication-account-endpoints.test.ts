@@ -147,6 +147,22 @@ describe("display names and bodies", () => {
     expect((await db().user.findUniqueOrThrow({ where: { email: body.email } })).name).toBe("Ann Owner");
   });
 
+  it.each([
+    ["a javascript: URL", "javascript:alert(document.cookie)"],
+    ["60,000 characters", `https://example.test/${"a".repeat(60_000)}`],
+    ["an https URL", "https://example.test/me.png"],
+  ])("stores no picture at sign-up or in the settings (the app shows none): %s is refused", async (_, image) => {
+    const body = { ...signUpBody("Ann"), image };
+    const signUp = await post("/sign-up/email", body, { localAddress: freshLoopbackAddress() });
+    expect([signUp.status, signUp.json().code]).toEqual([400, "INVALID_PARAMETER"]);
+    expect(await db().user.count({ where: { email: body.email } })).toBe(0);
+
+    const account = await createTestAccount();
+    const update = await authPost("/update-user", { image }, await signIn(account));
+    expect([update.status, update.body.code]).toEqual([400, "INVALID_PARAMETER"]);
+    expect((await db().user.findUniqueOrThrow({ where: { id: account.id } })).image).toBeNull();
+  });
+
   it(`refuses a body over ${AUTH_MAX_BODY_BYTES / 1024} KiB with 413, declared or streamed`, async () => {
     const huge = signUpBody("x".repeat(AUTH_MAX_BODY_BYTES));
     const declared = await post("/sign-up/email", huge, { localAddress: freshLoopbackAddress() });

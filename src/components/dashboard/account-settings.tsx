@@ -27,7 +27,7 @@ export function AccountSettings({ user }: { user: { name: string; handle: string
       <EmailForm email={user.email} />
       <PasswordForm />
       <TwoFactorSettings enabled={user.twoFactorEnabled} />
-      <PasskeySettings />
+      <PasskeySettings twoFactorEnabled={user.twoFactorEnabled} />
       <SessionSettings />
       <DeleteAccount handle={user.handle} />
     </div>

@@ -7,7 +7,7 @@ import { Field, Input } from "~/components/ui/input";
 import { LocalTime } from "~/components/ui/local-time";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { PASSKEY_NAME_MAX_LENGTH } from "~/shared/passkey-name";
-import { SettingsCard } from "./settings-card";
+import { SettingsCard, type AuthError, type Errors } from "./settings-card";
 
 type PasskeyRow = { id: string; name?: string | null; createdAt: Date | string };
 
@@ -15,13 +15,15 @@ const nameProblem = (name: string) => (name && name.length <= PASSKEY_NAME_MAX_L
 
 /**
  * The owner's passkeys (@better-auth/passkey): added from this browser under a name of the owner's,
- * listed with when they were added, renamed or removed. Any of them signs in without a password.
+ * with the account password (and a code while two-factor sign-in is on, since a passkey then
+ * stands for both), listed with when they were added, renamed or removed. Any of them signs in
+ * without a password.
  */
-export function PasskeySettings() {
+export function PasskeySettings({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
   const [passkeys, setPasskeys] = useState<PasskeyRow[] | null>(null);
   const [done, setDone] = useState("");
   const [error, setError] = useState("");
-  const [nameError, setNameError] = useState("");
+  const [fieldErrors, setFieldErrors] = useState<Errors<"name" | "password" | "code">>({});
   const [adding, setAdding] = useState(false);
 
   // Bumped to list the passkeys again after a change.
@@ -42,16 +44,28 @@ export function PasskeySettings() {
   async function onAdd(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
-    const name = String(new FormData(formElement).get("name") ?? "").trim();
+    const form = new FormData(formElement);
+    const name = String(form.get("name") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    const code = String(form.get("code") ?? "").trim();
     setDone("");
     setError("");
+    const found: typeof fieldErrors = {};
     const problem = nameProblem(name);
-    setNameError(problem ?? "");
-    if (problem) return;
+    if (problem) found.name = problem;
+    if (!password) found.password = "Enter your password.";
+    if (twoFactorEnabled && !code) found.code = "Enter a code from your app, or a backup code.";
+    setFieldErrors(found);
+    if (Object.keys(found).length > 0) return;
     setAdding(true);
-    const result = await authClient.passkey.addPasskey({ name });
+    // The password (and code) first, so that a wrong one leaves no credential on this device.
+    const authorized = await authClient.$fetch("/passkey/authorize-registration", { method: "POST", body: { password, ...(twoFactorEnabled && { code }) } });
+    const result = authorized.error ? authorized : await authClient.passkey.addPasskey({ name });
     setAdding(false);
-    if (result?.error) return setError(authErrorMessage(result.error));
+    const failure: AuthError = result?.error ?? null;
+    if (failure?.code === "INVALID_PASSWORD") return setFieldErrors({ password: "That is not your password." });
+    if (failure?.code === "INVALID_CODE") return setFieldErrors({ code: "That code is not right." });
+    if (failure) return setError(authErrorMessage(failure));
     formElement.reset();
     setDone(`Passkey "${name}" added. You can sign in with it.`);
     reload();
@@ -80,9 +94,17 @@ export function PasskeySettings() {
         </ul>
       )}
       <form onSubmit={onAdd} noValidate className="mt-4 grid gap-x-6 md:grid-cols-2">
-        <Field label="Name of the new passkey" hint="So you can tell them apart, e.g. “Work laptop”." error={nameError}>
+        <Field label="Name of the new passkey" hint="So you can tell them apart, e.g. “Work laptop”." error={fieldErrors.name}>
           {(props) => <Input {...props} name="name" autoComplete="off" maxLength={PASSKEY_NAME_MAX_LENGTH} />}
         </Field>
+        <Field label="Account password" error={fieldErrors.password}>
+          {(props) => <Input {...props} name="password" type="password" autoComplete="current-password" />}
+        </Field>
+        {twoFactorEnabled && (
+          <Field label="Code" hint="From your authenticator app, or a backup code." error={fieldErrors.code}>
+            {(props) => <Input {...props} name="code" autoComplete="one-time-code" autoCapitalize="none" />}
+          </Field>
+        )}
         <div className="md:col-span-2">
           <Button type="submit" loading={adding}>
             Add a passkey

@@ -15,6 +15,7 @@ export const NOTICE_KINDS = {
   "backup-codes-replaced": "New backup codes were made, and the old ones no longer work",
   "passkey-added": "A passkey was added",
   "passkey-removed": "A passkey was removed",
+  "passkeys-removed": "Your passkeys were removed",
 } as const;
 
 export type NoticeKind = keyof typeof NOTICE_KINDS;
