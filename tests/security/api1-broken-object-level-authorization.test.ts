@@ -349,7 +349,7 @@ describe("a blog with API access off", () => {
 });
 
 describe("an image that a blog with API access off shows", () => {
-  it("does not exist for its own account's key, as cover or in Markdown: not listed, not read, not deleted; the owner still sees it", async () => {
+  it("does not exist for its own account's key, as cover or in Markdown: not listed, read, deleted or made a cover; the owner still sees it", async () => {
     const [cover, inMarkdown, unused] = await Promise.all([seedImage(ann.id), seedImage(ann.id), seedImage(ann.id)]);
     const [hidden] = await seedBlogs(ann.id, [{ title: "Hidden, with pictures", allowApiAccess: false, content: `![A chart](${apiBaseUrl()}/images/${inMarkdown}/2000x1000.jpeg)` }]);
     await db().blog.update({ where: { id: hidden }, data: { coverImageId: cover } });
@@ -360,6 +360,11 @@ describe("an image that a blog with API access off shows", () => {
         expect(listed.images.map((image: { id: string }) => image.id)).not.toContain(imageId);
         expectNotFound(await call(`/images/${imageId}`, { key: ann.key }));
         expectNotFound(await call(`/images/${imageId}`, { key: ann.key, method: "DELETE" }));
+        // Nor can the key name it as a cover: refused as an unknown id is.
+        const cover = JSON.stringify({ coverImage: imageId });
+        expectError(await call(`/blogs/${annBlog}`, { key: ann.key, method: "PATCH", headers: jsonHeaders, body: cover }), 400, "INVALID_PARAMETER");
+        const created = JSON.stringify({ title: "With a hidden cover", coverImage: imageId });
+        expectError(await call("/blogs", { key: ann.key, method: "POST", headers: jsonHeaders, body: created }), 400, "INVALID_PARAMETER");
       }
       expect(listed.pagination.total).toBe(listed.images.length);
     });

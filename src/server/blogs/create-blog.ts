@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import { readBlogViews, type BlogView } from "./blog-view";
 import { writeAs, type BlogWriter, type ChangeSource } from "./change-source";
+import type { BlogScope } from "./blog-scope";
 import { coverImageColumn } from "./cover-image";
 import { slugConflict } from "./find-blog";
 import { firstFreeSlug, slugify } from "./slug";
@@ -17,7 +18,7 @@ export interface NewBlog {
   tags?: string[];
   /** A future moment (validated by the caller); null or absent: not scheduled. */
   publishAt?: Date | null;
-  /** An image id, checked here to be the account's (./cover-image.ts); null or absent: none. */
+  /** An image id, checked here to be one the caller may see (./cover-image.ts); null or absent: none. */
   coverImage?: string | null;
 }
 
@@ -36,7 +37,7 @@ const DERIVED_SLUG_ATTEMPTS = 50;
  */
 export function createBlog(
   db: BlogWriter,
-  accountId: string,
+  scope: BlogScope,
   blog: NewBlog,
   {
     allowApiAccess = true,
@@ -50,7 +51,8 @@ export function createBlog(
 ): Promise<BlogView> {
   return writeAs(db, source, async (tx) => {
     const { coverImage, ...fields } = blog;
-    const cover = await coverImageColumn(tx, accountId, coverImage);
+    const { accountId } = scope;
+    const cover = await coverImageColumn(tx, scope, coverImage);
     /** The new blog, or undefined when the slug is taken. */
     const insert = async (blogSlug: string) => {
       const [created] = await tx.blog.createManyAndReturn({

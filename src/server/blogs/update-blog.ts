@@ -29,7 +29,7 @@ export async function updateBlog(
     return await writeAs(db, source, async (tx) => {
       if (precondition) await assertPrecondition(tx, scope, id, precondition);
       const { coverImage, ...fields } = changes;
-      const cover = await coverImageColumn(tx, scope.accountId, coverImage);
+      const cover = await coverImageColumn(tx, scope, coverImage);
       const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: { ...fields, ...cover } });
       if (count === 0) throw blogNotFound({ id }, scope);
       const [blog] = await readBlogViews(tx, [id]);

@@ -88,7 +88,7 @@ async function imageScopeWhere(db: Db, scope: BlogScope): Promise<Prisma.ImageWh
 }
 
 /** Ids of the images the account's blogs with API access off show: their covers and the image addresses in their Markdown. */
-async function imagesShownByHiddenBlogs(db: Db, accountId: string): Promise<string[]> {
+export async function imagesShownByHiddenBlogs(db: Pick<Db, "$queryRaw">, accountId: string): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT "coverImageId" AS "id" FROM "blog" WHERE "userId" = ${accountId} AND NOT "allowApiAccess" AND "coverImageId" IS NOT NULL
     UNION

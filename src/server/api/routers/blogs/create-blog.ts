@@ -43,11 +43,12 @@ export const createBlogProcedure = procedure
   .mutation(({ ctx, input }) => {
     const account = callerAccount(ctx.caller);
     return runIdempotently(ctx, account.id, input, 201, (db) => {
-      const { changes, readOnly } = splitBlogInput(blogScope(ctx.caller), input);
+      const scope = blogScope(ctx.caller);
+      const { changes, readOnly } = splitBlogInput(scope, input);
       assertReadOnlyFieldsUnchanged(readOnly, null);
       const { allowApiAccess, ...fields } = changes;
       return withinBlogQuota(db, account, async (tx) => {
-        const blog = await createBlog(tx, account.id, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
+        const blog = await createBlog(tx, scope, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
         return { success: true as const, data: { blog } };
       });
     });
