@@ -460,7 +460,9 @@ function createAuth() {
           // the address's owner, whoever held the account before must not take it away with one.
           const { iat } = claims as { iat?: number };
           const password = await db.account.findFirst({ where: { userId: claims.userId, providerId: "credential" }, select: { updatedAt: true } });
-          if (password && password.updatedAt.getTime() > (iat ?? 0) * 1000) {
+          // The token's time is in whole seconds: a password set earlier in the same second (the
+          // account's creation, just before) is not a later change.
+          if (password && Math.floor(password.updatedAt.getTime() / 1000) > (iat ?? 0)) {
             throw new APIError("BAD_REQUEST", { message: "This link was made before the account's password last changed: ask for the change again", code: "INVALID_TOKEN" });
           }
           const session = await getSessionFromCtx(ctx);

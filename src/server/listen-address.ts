@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The address `npm start` and `npm run dev` listen on: HOSTNAME (as Next's own servers read it),
  * else loopback only, so that a server started on a machine with a public interface is not

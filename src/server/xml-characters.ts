@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Characters XML 1.0 cannot carry at all, not even as a character reference: C0 controls but tab,
  * newline and carriage return, unpaired surrogates, U+FFFE and U+FFFF. One in a feed or a sitemap
