@@ -90,6 +90,8 @@ for (const viewport of VIEWPORTS) {
       await passkeys.getByRole("button", { name: "Add a passkey" }).click();
       await expect(passkeys.getByText("Give it a name of 1 to 60 characters.")).toBeVisible();
       await expect(passkeys.getByText("Enter your password.")).toBeVisible();
+      await expectAccessible(page, "adding a passkey");
+      await page.screenshot({ path: test.info().outputPath(`adding-a-passkey-${viewport.name}.png`), fullPage: true });
       await addPasskey(page, "Work laptop", { password: "not-the-password" });
       await expect(passkeys.getByText("That is not your password.")).toBeVisible();
       await expect(passkeys.getByText("No passkeys yet.")).toBeVisible();
