@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { emailsTo } from "../tests/support/mailbox";
-import { PASSWORD, signUp } from "./support";
+import { PASSWORD, signUp, submitWaitingOutLimit } from "./support";
 
 /**
  * The owner dashboard end to end, as a new owner uses it: sign up, write a blog, switch its API
@@ -279,11 +279,11 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await page.getByLabel("Email", { exact: true }).fill(owner.email);
     await page.getByLabel("Password", { exact: true }).fill("wrong-password");
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await submitWaitingOutLimit(page, "Sign in", "/api/auth/sign-in/email");
     await expect(page.getByText("Wrong email or password.")).toBeVisible();
     await shot(page, "13-sign-in-wrong-password");
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await submitWaitingOutLimit(page, "Sign in", "/api/auth/sign-in/email");
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByTestId(`blog-row-${blog.slug}`)).toBeVisible();
     await page.goto("/sign-in");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { PASSWORD, signUp } from "./support";
+import { PASSWORD, signUp, submitWaitingOutLimit } from "./support";
 
 /**
  * The Content-Security-Policy in a real browser (README, Security): sign-up, sign-in, the
@@ -40,7 +40,7 @@ test("sign-up, sign-in, dashboard, API reference and a public page run under the
     await expect(page).toHaveURL(/\/sign-in\?next=/);
     await page.getByLabel("Email", { exact: true }).fill(owner.email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await submitWaitingOutLimit(page, "Sign in", "/api/auth/sign-in/email");
     // Which dashboard page sign-in returns to is the sign-in tests' business.
     await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

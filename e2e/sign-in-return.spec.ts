@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { submitWaitingOutLimit } from "./support";
 
 /**
  * After signing in, the owner lands on the dashboard page they asked for, and never off the
@@ -21,7 +22,7 @@ test("a signed-out owner asking for /dashboard/keys signs in and lands there; a 
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard%2Fkeys$/);
   await page.getByLabel("Email", { exact: true }).fill(owner.email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await submitWaitingOutLimit(page, "Sign in", "/api/auth/sign-in/email");
   await expect(page).toHaveURL(/\/dashboard\/keys$/);
 
   await page.goto(`/sign-in?next=${encodeURIComponent("/\\evil.example")}`);
