@@ -28,7 +28,8 @@ import { clientIpOfWebRequest } from "~/server/client-ip";
 import { configuredOrigin, requestOrigin } from "~/server/public-origin";
 import { crossOriginRefusal } from "~/server/same-origin-request";
 import { API_SECURITY_HEADERS } from "~/server/security-headers";
-import { createRateLimiter, sharedStoreClient, type RateLimiter } from "~/server/ratelimit";
+import { sharedStoreClient } from "~/server/ratelimit";
+import { configuredRateLimiter, configuredStore } from "~/server/ratelimit/configured";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
 import { removeAccountImages } from "~/server/images/images";
 import { sendQueuedEmailsOnVercel } from "~/server/email/queue-email";
@@ -208,17 +209,14 @@ export const AUTH_MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * The throttles of sign-in, in the rate-limit store the API uses (shared by every instance when
- * Redis or Upstash is configured). On globalThis: Next loads this module once per route bundle.
+ * Redis or Upstash is configured): per address the process's limiter under its own prefix, per
+ * email a backoff. On globalThis: Next loads this module once per route bundle.
  */
-const globalForAuthThrottle = globalThis as unknown as { authThrottle?: { perIp: RateLimiter; perEmail: Backoff } };
+const globalForAuthThrottle = globalThis as unknown as { signInBackoff?: Backoff };
 
 function authThrottle() {
-  const storeConfig = { upstashUrl: env.UPSTASH_REDIS_REST_URL, upstashToken: env.UPSTASH_REDIS_REST_TOKEN, redisUrl: env.REDIS_URL };
-  globalForAuthThrottle.authThrottle ??= {
-    perIp: createRateLimiter({ ...storeConfig, prefix: "auth-ratelimit" }),
-    perEmail: createBackoff("sign-in", SIGN_IN_BACKOFF, sharedStoreClient(storeConfig)),
-  };
-  return globalForAuthThrottle.authThrottle;
+  globalForAuthThrottle.signInBackoff ??= createBackoff("sign-in", SIGN_IN_BACKOFF, sharedStoreClient(configuredStore()));
+  return { perIp: configuredRateLimiter("auth-ratelimit"), perEmail: globalForAuthThrottle.signInBackoff };
 }
 
 /** The email's throttle subject: a digest, so the store holds no addresses. */
