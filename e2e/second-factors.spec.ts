@@ -168,8 +168,9 @@ for (const viewport of VIEWPORTS) {
       await twoFactor.getByLabel("Code from the app").fill("000000");
       await submitWaitingOutLimit(page, "Turn on", "/api/auth/two-factor/verify-totp");
       await expect(twoFactor.getByText("That code is not right.", { exact: false })).toBeVisible();
-      await twoFactor.getByLabel("Code from the app").fill(await app.nextCode());
-      await submitWaitingOutLimit(page, "Turn on", "/api/auth/two-factor/verify-totp");
+      await submitWaitingOutLimit(page, "Turn on", "/api/auth/two-factor/verify-totp", {
+        fill: async () => twoFactor.getByLabel("Code from the app").fill(await app.nextCode()),
+      });
       const codes = twoFactor.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
       await expect(codes).toHaveCount(10);
       const backupCode = (await codes.first().textContent())!;
@@ -188,8 +189,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole("button", { name: "Use a backup code instead" }).click();
       await expect(page.getByLabel("Backup code")).toBeVisible();
       await page.getByRole("button", { name: "Use your authenticator app instead" }).click();
-      await page.getByLabel("6-digit code").fill(await app.nextCode());
-      await submitWaitingOutLimit(page, "Verify", "/api/auth/two-factor/verify-totp");
+      await submitWaitingOutLimit(page, "Verify", "/api/auth/two-factor/verify-totp", { fill: async () => page.getByLabel("6-digit code").fill(await app.nextCode()) });
       await expect(page).toHaveURL(/\/dashboard$/);
 
       // With two-factor sign-in on, a passkey also takes a code (here a backup code: the app's next one is half a minute away).

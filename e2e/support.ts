@@ -38,10 +38,12 @@ export async function signUp(page: Page, account: { name: string; handle: string
 /**
  * Clicks `button` and waits for the answer of `endpoint` (under /api/auth). The browser specs sign
  * up owners and check passwords more often a minute than one address may (docs/security.md): a
- * refused attempt (429) waits for the next window and clicks again, as a person would.
+ * refused attempt (429) waits for the next window and clicks again, as a person would, after `fill`.
  */
-export async function submitWaitingOutLimit(page: Page, button: string, endpoint: string): Promise<void> {
+export async function submitWaitingOutLimit(page: Page, button: string, endpoint: string, { fill }: { fill?: () => Promise<void> } = {}): Promise<void> {
   for (let attempt = 1; ; attempt++) {
+    // What goes stale while the limit is waited out (an authenticator app's code) is filled anew.
+    await fill?.();
     const answer = page.waitForResponse((response) => response.url().includes(endpoint), { timeout: 30_000 });
     await page.getByRole("button", { name: button, exact: true }).click();
     if ((await answer).status() !== 429 || attempt === 4) return;
