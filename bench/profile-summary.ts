@@ -30,7 +30,7 @@ function placeOf(url: string): string | null {
   const packageMatch = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (packageMatch) return packageMatch[1]!;
   if (url.startsWith("node:")) return url.replace(/^node:internal\//, "node:").replace(/\/.*$/, "");
-  if (url.includes("/.next/production-server/")) return `app: ${basename(url)}`;
+  if (url.includes("/node_modules/@blogmgr/server/dist/")) return `app: ${basename(url)}`;
   if (url.includes("/.next/")) return "next build output";
   return basename(url);
 }

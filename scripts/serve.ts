@@ -76,23 +76,43 @@ try {
 }
 
 // Production: the production server (src/server/http-server.ts as `npm run build` compiled it, Next
-// behind it); development: `next dev`.
+// behind it); development: `next dev`, on the server core compiled now and on every change
+// (scripts/lib/server-core.mjs), restarted after each rebuild.
 const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev", "--hostname", hostname];
-const app = spawn(process.execPath, serverArgs, {
-  stdio: "inherit",
-  env: {
-    ...process.env,
-    PORT: port,
-    HOSTNAME: hostname,
-    ...(mode === "start" && { NODE_ENV: "production" }),
-    NEXT_TELEMETRY_DISABLED: "1",
-    // PGlite has a single session: a small pool keeps requests from queueing on dead sockets, the
-    // connections cannot each prepare the same named statement, nor one of them listen for notices.
-    ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4", DATABASE_PREPARED_STATEMENTS: "0", PUBLIC_CACHE_LISTEN: "0" }),
-  },
-});
+const appEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: port,
+  HOSTNAME: hostname,
+  ...(mode === "start" && { NODE_ENV: "production" as const }),
+  NEXT_TELEMETRY_DISABLED: "1",
+  // PGlite has a single session: a small pool keeps requests from queueing on dead sockets, the
+  // connections cannot each prepare the same named statement, nor one of them listen for notices.
+  ...(embedded && { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? "4", DATABASE_PREPARED_STATEMENTS: "0", PUBLIC_CACHE_LISTEN: "0" }),
+};
+let restarting = false;
 
-const appExited = new Promise<number>((resolve) => app.once("exit", (code) => resolve(code ?? 0)));
+function startApp() {
+  const child = spawn(process.execPath, serverArgs, { stdio: "inherit", env: appEnv });
+  const exited = new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 0)));
+  // An exit the launcher did not ask for ends it too.
+  void exited.then(() => {
+    if (!restarting) void shutdown();
+  });
+  return { child, exited };
+}
+
+if (mode === "dev") {
+  const { watchServerCore } = await import("./lib/server-core");
+  await watchServerCore(async () => {
+    log.info("Server core rebuilt: restarting next dev");
+    restarting = true;
+    app.child.kill("SIGTERM");
+    await app.exited;
+    restarting = false;
+    app = startApp();
+  });
+}
+let app = startApp();
 
 /**
  * Asks the server to stop and waits for it: it drains (docs/deploying.md, Graceful shutdown) while
@@ -100,21 +120,20 @@ const appExited = new Promise<number>((resolve) => app.once("exit", (code) => re
  * this launcher exit only once the server has.
  */
 async function shutdown(code?: number) {
-  if (app.exitCode === null && app.signalCode === null) app.kill("SIGTERM");
-  const appCode = await appExited;
+  if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill("SIGTERM");
+  const appCode = await app.exited;
   await webhookWorker?.stop();
   await embedded?.stop();
   process.exit(code ?? appCode);
 }
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-void appExited.then(() => shutdown());
 
 // Where this machine reaches the server: localhost for loopback and every-interface addresses
 // (passkeys need a domain name: README), else the address itself.
 const reachableHost = ["127.0.0.1", "::1", "0.0.0.0", "::"].includes(hostname) ? "localhost" : hostname.includes(":") ? `[${hostname}]` : hostname;
 const baseUrl = `http://${reachableHost}:${port}`;
-await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app, 10 * 60_000);
+await waitUntilServing(`${baseUrl}/api/v1/openapi.json`, app.child, 10 * 60_000);
 log.info(`Blog Manager is running at ${baseUrl}; API reference (OpenAPI): ${baseUrl}/api/v1/openapi.json`);
 if (demo?.apiKey) {
   // Development only (a production server never holds the key): a banner for the person at the terminal.

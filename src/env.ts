@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { log } from "~/server/log";
 import { missingDeploymentSettings } from "~/server/production-settings";
 
 /**
@@ -10,6 +9,8 @@ import { missingDeploymentSettings } from "~/server/production-settings";
  */
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** The production server's port (src/server/http-server.ts); its address is HOSTNAME's (src/server/listen-address.ts). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.url().optional(),
   /**
    * The same database without the pooler, when DATABASE_URL goes through one in transaction mode
@@ -93,19 +94,13 @@ function readEnv(): Env {
 
 /**
  * Without BETTER_AUTH_SECRET, development uses a fixed secret; production uses a random one of
- * this process (dashboard sessions end with it) and says so, rather than refusing to serve: the
- * API does not depend on it. `npm start` persists one under DATA_DIR; Vercel needs it set.
+ * this process (dashboard sessions end with it: the production server says so when it starts),
+ * rather than refusing to serve: the API does not depend on it. `npm start` persists one under
+ * DATA_DIR; Vercel needs it set. The core is loaded once per process (README.md, Architecture):
+ * every route checks cookies with this one secret.
  */
 function fallbackAuthSecret(nodeEnv: Env["NODE_ENV"]): string {
-  if (nodeEnv !== "production") return DEV_AUTH_SECRET;
-  if (process.env.NEXT_PHASE !== "phase-production-build") {
-    log.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
-  }
-  // Kept in the process environment: Next evaluates this module once per route bundle, and every
-  // copy (the sign-in route, the dashboard pages, /api/trpc) must check cookies with one secret.
-  const secret = randomBytes(32).toString("hex");
-  process.env.BETTER_AUTH_SECRET = secret;
-  return secret;
+  return nodeEnv === "production" ? randomBytes(32).toString("hex") : DEV_AUTH_SECRET;
 }
 
 export const env = readEnv();

@@ -1,7 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { configuredOrigin } from "~/server/public-origin";
-import { parsePublicRoute, PUBLIC_URL_HEADER } from "~/server/public-site/routes";
-import { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "~/server/security-headers";
+import { configuredOrigin, parsePublicRoute, PUBLIC_URL_HEADER, cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "@blogmgr/server";
 
 const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 

@@ -24,9 +24,9 @@ export interface ServerOptions {
   port?: number;
 }
 
-// What `npm run build` compiles for `npm start` (scripts/build-server.mjs), beside Next's build in
+// What `npm run build` compiles for `npm start` (scripts/lib/server-core.ts), beside Next's build in
 // the app's directory (the working directory, as for Next).
-const SERVER_BUILD_DIR = resolve(".next/production-server");
+const SERVER_BUILD_DIR = resolve("node_modules/@blogmgr/server/dist");
 
 /** `npm start`'s launcher: scripts/serve.ts, compiled. */
 export const PRODUCTION_LAUNCHER = join(SERVER_BUILD_DIR, "serve.mjs");

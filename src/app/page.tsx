@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { Brand } from "~/components/brand";
 import { buttonClasses } from "~/components/ui/button";
-import { getSessionUser } from "~/server/auth";
+import { getSessionUser } from "@blogmgr/server";
 
 const FEATURES = [
   ["Write in Markdown", "Every field of a blog, with a live preview, validated by the same rules as the API."],

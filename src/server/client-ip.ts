@@ -12,13 +12,7 @@ import "server-only";
 import { isIP } from "node:net";
 import { env } from "~/env";
 import { headerValue, type RequestHeaders } from "./request-headers";
-
-/**
- * Carries the client's address from the production server (src/server/http-server.ts), which
- * sees the socket, to Next's route handlers, which only see a web Request. The server deletes
- * any copy a client sent and sets its own on every request.
- */
-export const CLIENT_IP_HEADER = "x-blogmgr-client-ip";
+import { currentRequestScope } from "./request-scope";
 
 /** Which proxy in front of the app may say who the client is. */
 export interface ProxyTrust {
@@ -50,27 +44,15 @@ export function clientIp(
 }
 
 /**
- * The client's address for code that sees only a web Request (Next's route handlers): the
- * production server's header when this process runs that server, else what the trusted proxy
- * says (no socket is visible here, so under `next dev` without a proxy: null).
+ * The client's address for code that sees only a web Request (Next's route handlers): the one the
+ * production server read from the socket when it handed the request over (./request-scope.ts),
+ * else what the trusted proxy says (no socket is visible here, so under `next dev` without a
+ * proxy: null).
  */
 export function clientIpOfWebRequest(headers: Headers): string | null {
-  if (globalForClientIp.clientIpHeaderIsSet) return validIp(headers.get(CLIENT_IP_HEADER) ?? undefined);
+  const scope = currentRequestScope();
+  if (scope && "clientIp" in scope) return scope.clientIp ?? null;
   return clientIp({ headers, socketAddress: undefined });
-}
-
-// On globalThis: the production server and Next's route bundles each load this module.
-const globalForClientIp = globalThis as unknown as { clientIpHeaderIsSet?: boolean };
-
-/**
- * Called by the production server, which sets CLIENT_IP_HEADER on every request it hands to
- * Next: only then is that header believed (under `next dev` a client could send it).
- */
-export function setClientIpHeader(headers: Record<string, string | string[] | undefined>, socketAddress: string | undefined): void {
-  globalForClientIp.clientIpHeaderIsSet = true;
-  delete headers[CLIENT_IP_HEADER];
-  const ip = clientIp({ headers, socketAddress });
-  if (ip) headers[CLIENT_IP_HEADER] = ip;
 }
 
 function validIp(value: string | undefined): string | null {

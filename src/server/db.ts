@@ -36,9 +36,9 @@ function openDatabase(config: pg.PoolConfig): Database {
   return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) };
 }
 
-// One pool and one client per process, on globalThis: development hot reloads reuse them, and the
-// production server's API handler shares them with Next's routes (each loads this module).
-const globalForDb = globalThis as unknown as { database?: Database; replicas?: Replica[] };
+// One pool and one client per process, made at first use.
+let primary: Database | undefined;
+let replicas: Replica[] | undefined;
 
 /** A read replica (DATABASE_REPLICA_URLS): its pool and client, reached through src/server/db/replicas.ts only. */
 export interface Replica {
@@ -50,16 +50,16 @@ export interface Replica {
 
 /** One pool per replica, as small as the primary's; a replica out of reach fails fast, so readers fall back to the primary quickly. */
 export function getReplicas(): Replica[] {
-  globalForDb.replicas ??= (env.DATABASE_REPLICA_URLS ?? []).map((url) => ({
+  replicas ??= (env.DATABASE_REPLICA_URLS ?? []).map((url) => ({
     name: describeDatabase(url),
     ...openDatabase({ connectionString: url, max: env.DATABASE_POOL_SIZE, connectionTimeoutMillis: 2_000, query_timeout: 10_000 }),
   }));
-  return globalForDb.replicas;
+  return replicas;
 }
 
 function database(): Database {
-  globalForDb.database ??= createDatabase();
-  return globalForDb.database;
+  primary ??= createDatabase();
+  return primary;
 }
 
 export function getDb(): Db {

@@ -8,15 +8,15 @@ import "server-only";
  * On Vercel and under `next dev`, Next serves both itself, through routes calling the same
  * handlers (src/pages/api/v1/[[...path]].ts, src/pages/api/public.ts).
  *
- * `npm run build` compiles it, with its own modules, into one file run by plain Node (no TypeScript
- * loader): PORT=3000 node .next/production-server/http-server.mjs (`npm start` does, after migrations),
- * listening on HOSTNAME, loopback when unset (./listen-address.ts).
+ * `npm run build` compiles it with the core that Next's routes load too (README.md, Architecture),
+ * run by plain Node (no TypeScript loader): PORT=3000 node node_modules/@blogmgr/server/dist/http-server.mjs
+ * (`npm start` does, after migrations), listening on HOSTNAME, loopback when unset (./listen-address.ts).
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
 import { env } from "~/env";
 import { API_PREFIX, handleApiRequest } from "./api/rest/handler";
-import { setClientIpHeader } from "./client-ip";
+import { clientIp } from "./client-ip";
 import { getSqlPool, sessionDatabaseUrl } from "./db";
 import { createInFlight } from "./in-flight";
 import { listenHostname } from "./listen-address";
@@ -28,11 +28,13 @@ import { listenForPublicChanges } from "./public-site/change-listener";
 import { handlePublicRequest } from "./public-site/handler";
 import { PUBLIC_URL_HEADER } from "./public-site/routes";
 import { processImagesInChild } from "./images/processing";
+import { inRequestScope } from "./request-scope";
 
+if (!process.env.BETTER_AUTH_SECRET) log.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
 // Uploads are processed by a child process at the lowest CPU priority: reads are never starved.
 processImagesInChild(new URL("./image-worker.mjs", import.meta.url));
 
-const port = Number(process.env.PORT ?? 3000);
+const port = env.PORT;
 const hostname = listenHostname();
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 // Next's prepare() replaces the global Date with a wrapper reporting every reading of the clock to
@@ -46,6 +48,10 @@ if (Date !== PlainDate) {
   Object.defineProperty(PlainDate.prototype, "constructor", { value: PlainDate });
 }
 const handleWithNext = app.getRequestHandler();
+
+/** Next's route handlers see no socket: they find the client's address in the request's scope. */
+const handleWithNextInScope = (req: IncomingMessage, res: ServerResponse) =>
+  inRequestScope({ clientIp: clientIp({ headers: req.headers, socketAddress: req.socket.remoteAddress }) }, () => handleWithNext(req, res));
 
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
@@ -64,14 +70,12 @@ const server = createServer((req, res) => {
     res.writeHead(draining ? 503 : 200, { "content-type": "text/plain", "cache-control": "no-store" }).end(draining ? "draining" : "ok");
     return;
   }
-  // Next's route handlers see no socket: they get the client's address from this server.
-  setClientIpHeader(req.headers, req.socket.remoteAddress);
   // The public site's route under Next takes its address from this header, which only the proxy
   // (src/proxy.ts) may set: a client's copy never reaches Next (docs/security.md, Header trust).
   delete req.headers[PUBLIC_URL_HEADER];
   const served = isApiPath(req.url)
     ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
-    : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNext(req, res)));
+    : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNextInScope(req, res)));
   inFlight.track(served);
   // Both answer every failure themselves; this is the last resort.
   served.catch((error: unknown) => {

@@ -5,29 +5,20 @@ import "server-only";
  * Secrets never reach a line: the paths below are censored wherever they appear, and callers
  * log ids and prefixes of keys, never the keys themselves (docs/security.md).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import pino from "pino";
-
-interface RequestScope {
-  requestId: string;
-}
-
-// On globalThis: the production server and Next's route bundles each load this module, and a
-// request handed from one to the other must keep its id.
-const globalForLog = globalThis as unknown as { requestScope?: AsyncLocalStorage<RequestScope>; logger?: pino.Logger };
-const requestScope = (globalForLog.requestScope ??= new AsyncLocalStorage<RequestScope>());
+import { currentRequestScope, inRequestScope } from "./request-scope";
 
 const SECRET_FIELDS = ["password", "newPassword", "currentPassword", "key", "apiKey", "api_key", "token", "secret", "cookie", "authorization"];
 
-export const log: pino.Logger = (globalForLog.logger ??= pino(
+export const log: pino.Logger = pino(
   {
     level: process.env.LOG_LEVEL || "info",
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin: () => {
-      const scope = requestScope.getStore();
-      return scope ? { requestId: scope.requestId } : {};
+      const requestId = currentRequestScope()?.requestId;
+      return requestId ? { requestId } : {};
     },
     redact: {
       paths: [...SECRET_FIELDS, ...SECRET_FIELDS.map((field) => `*.${field}`), 'headers["x-api-key"]', "*.headers.cookie", '*.headers["x-api-key"]', "*.headers.authorization"],
@@ -35,14 +26,14 @@ export const log: pino.Logger = (globalForLog.logger ??= pino(
     },
   },
   pino.destination({ fd: 2, sync: true }),
-));
+);
 
 /** Runs `work` with every log line it writes (awaited work included) tagged with `requestId`. */
 export function withRequestId<T>(requestId: string, work: () => T): T {
-  return requestScope.run({ requestId }, work);
+  return inRequestScope({ requestId }, work);
 }
 
 /** The id of the request being served, if any. */
 export function currentRequestId(): string | undefined {
-  return requestScope.getStore()?.requestId;
+  return currentRequestScope()?.requestId;
 }

@@ -5,7 +5,7 @@ import { Brand } from "~/components/brand";
 import { DashboardNav } from "~/components/dashboard/nav";
 import { EmailVerificationBanner } from "~/components/dashboard/email-verification-banner";
 import { NewKeyDialog } from "~/components/dashboard/new-key-dialog";
-import { requireSessionUser } from "~/server/session";
+import { requireSessionUser } from "~/app/session";
 import { TRPCReactProvider } from "~/trpc/react";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Blog Manager" } };

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "~/components/auth/auth-card";
 import { SignInForm } from "~/components/auth/sign-in-form";
-import { safeNextPath } from "~/server/accounts/safe-next-path";
-import { redirectIfSignedIn } from "~/server/session";
+import { safeNextPath } from "@blogmgr/server";
+import { redirectIfSignedIn } from "~/app/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "~/components/auth/auth-card";
 import { SignUpForm } from "~/components/auth/sign-up-form";
-import { redirectIfSignedIn } from "~/server/session";
+import { redirectIfSignedIn } from "~/app/session";
 
 export const metadata: Metadata = { title: "Create an account" };
 

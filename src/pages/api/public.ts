@@ -8,9 +8,7 @@
  */
 import type { NextApiRequest, NextApiResponse } from "next";
 import { addCacheTag } from "@vercel/functions";
-import { accountCacheTag, siteWideCacheTag } from "~/server/public-site/forget";
-import { handlePublicRequest } from "~/server/public-site/handler";
-import { PUBLIC_URL_HEADER } from "~/server/public-site/routes";
+import { accountCacheTag, siteWideCacheTag, handlePublicRequest, PUBLIC_URL_HEADER } from "@blogmgr/server";
 
 export const config = { api: { bodyParser: false, externalResolver: true, responseLimit: false } };
 

@@ -17,10 +17,10 @@ const QUEUE_EMAIL_SQL = `SELECT graphile_worker.add_job('send_email', $1::json, 
 
 // Once per process: the job engine's schema, which the worker installs when it starts, exists
 // before the first email is queued (a deployment whose worker has not run yet keeps its emails).
-const globalForEngine = globalThis as unknown as { jobEngineInstalled?: Promise<void> };
+let engineInstalled: Promise<void> | undefined;
 
 function jobEngineInstalled(): Promise<void> {
-  globalForEngine.jobEngineInstalled ??= (async () => {
+  engineInstalled ??= (async () => {
     const utils = await makeWorkerUtils({ connectionString: sessionDatabaseUrl(), noPreparedStatements: true });
     try {
       await utils.migrate();
@@ -28,10 +28,10 @@ function jobEngineInstalled(): Promise<void> {
       await utils.release();
     }
   })().catch((error: unknown) => {
-    globalForEngine.jobEngineInstalled = undefined;
+    engineInstalled = undefined;
     throw error;
   });
-  return globalForEngine.jobEngineInstalled;
+  return engineInstalled;
 }
 
 /** Queues `email`, on `client` when given (a transaction's), else on the app's pool. */

@@ -11,12 +11,12 @@ import { renderEmail, type Email } from "./messages";
 /** Used without EMAIL_FROM, off Vercel only (production-settings.ts requires it there). */
 const DEVELOPMENT_SENDER = "Blog Manager <no-reply@localhost>";
 
-const globalForMail = globalThis as unknown as { mailTransport?: Transporter };
+let transport: Transporter | undefined;
 
 function mailTransport(smtpUrl: string): Transporter {
   // Seconds rather than nodemailer's minutes: a job waiting on a dead server holds a worker slot.
-  globalForMail.mailTransport ??= createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-  return globalForMail.mailTransport;
+  transport ??= createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return transport;
 }
 
 export async function sendEmail(email: Email): Promise<void> {

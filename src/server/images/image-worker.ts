@@ -3,7 +3,7 @@ import "server-only";
  * One of the production server's image processors (`npm start`): a child process at the lowest
  * CPU priority (src/server/images/processing.ts starts one per place of processing), processing
  * one upload at a time as asked over IPC, killed when its upload's client goes away. Compiled by
- * `npm run build` beside the server (scripts/build-server.mjs).
+ * `npm run build` beside the server (scripts/lib/server-core.ts).
  */
 import { DomainError } from "~/server/domain-error";
 import { processImage } from "./process-image";

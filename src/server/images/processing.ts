@@ -61,19 +61,13 @@ interface Processing {
   next: number;
 }
 
-// On globalThis: the production server sets it up, and Next's routes in the same process (the
-// dashboard's uploads) use it too, from their own copy of this module.
-const globalForProcessing = globalThis as unknown as { imageProcessing?: Processing };
-
-function processing(): Processing {
-  globalForProcessing.imageProcessing ??= {
-    places: Array.from({ length: PROCESSING_PLACES }, () => ({})),
-    waiting: [],
-    costByAccount: new Map(),
-    next: 0,
-  };
-  return globalForProcessing.imageProcessing;
-}
+// The production server sets it up; the dashboard's uploads, through Next's route, use it too.
+const processing: Processing = {
+  places: Array.from({ length: PROCESSING_PLACES }, () => ({})),
+  waiting: [],
+  costByAccount: new Map(),
+  next: 0,
+};
 
 /**
  * Makes uploads in this process be processed by `script` (the compiled image-worker.ts) in child
@@ -82,7 +76,7 @@ function processing(): Processing {
  * modules) processing runs in process.
  */
 export function processImagesInChild(script: URL): void {
-  processing().script ??= script;
+  processing.script ??= script;
 }
 
 /**
@@ -95,7 +89,7 @@ export function processImagesInChild(script: URL): void {
 export async function processUpload(bytes: Uint8Array, { accountId, signal }: { accountId: string; signal?: AbortSignal }): Promise<ProcessedImage> {
   const cost = uploadCost(await inspectUpload(bytes));
   signal?.throwIfAborted();
-  const state = processing();
+  const state = processing;
   const held = state.costByAccount.get(accountId) ?? 0;
   if (held + cost > ACCOUNT_COST_LIMIT) throw new UploadsBusyError(held);
   state.costByAccount.set(accountId, held + cost);
@@ -186,10 +180,7 @@ function processInChild(script: URL, place: Place, upload: Upload): Promise<Proc
     .then(fromReply);
 }
 
-/**
- * A reply as this copy of the module's caller expects it: the server's bundle and Next's each have
- * their own DomainError class, and an error is recognised by the class of the copy that handles it.
- */
+/** The processor's reply: a refusal crossed the channel as plain data, and is a DomainError again here. */
 function fromReply(reply: WorkerReply): ProcessedImage {
   if ("image" in reply) {
     // Buffers cross the channel as plain Uint8Arrays: viewed as Buffers again, not copied.

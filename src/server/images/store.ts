@@ -25,14 +25,12 @@ export interface ImageStore {
   remove(imageIds: string[]): Promise<void>;
 }
 
-// On globalThis: the production server's handlers and Next's routes (the dashboard's deletions)
-// each load this module, and must share one store and one memory of recent files.
-const globalForStore = globalThis as unknown as { imageStore?: ImageStore; recentImageFiles?: LRUCache<string, Buffer> };
+let store: ImageStore | undefined;
 
 /** The process's store, chosen by the environment once. */
 export function imageStore(): ImageStore {
-  globalForStore.imageStore ??= env.S3_BUCKET ? s3ImageStore(env) : postgresImageStore();
-  return globalForStore.imageStore;
+  store ??= env.S3_BUCKET ? s3ImageStore(env) : postgresImageStore();
+  return store;
 }
 
 /**
@@ -41,11 +39,11 @@ export function imageStore(): ImageStore {
  * forgotten here at once; another server process may serve them for up to a minute more, as a
  * CDN may for as long as it keeps them (docs/images.md, Serving).
  */
-const recentFiles = (globalForStore.recentImageFiles ??= new LRUCache<string, Buffer>({
+const recentFiles = new LRUCache<string, Buffer>({
   maxSize: 32 * 1024 * 1024,
   sizeCalculation: (data) => Math.max(1, data.length),
   ttl: 60_000,
-}));
+});
 
 /** A file's bytes, from memory when served recently; null when there is no such file. */
 export async function readImageFile(imageId: string, name: string): Promise<Buffer | null> {

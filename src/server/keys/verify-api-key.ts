@@ -1,5 +1,4 @@
 import "server-only";
-import { CLIENT_IP_HEADER } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { consumeAccountRate, countUnauthenticated, peekAccountRate, type PolicyRateLimitState } from "~/server/ratelimit/account-rate";
 import { authenticateApiKey, type AuthenticatedKey } from "./authenticate";
@@ -21,6 +20,8 @@ export interface KeyVerification {
 export interface KeyedRequest {
   headers: Headers;
   url: URL;
+  /** The client's address, which an unauthenticated request is counted against; null when unknown. */
+  clientIp: string | null;
 }
 
 /**
@@ -45,7 +46,7 @@ export async function verifyApiKey(
     queryApiKey: request.url.searchParams.get("api_key"),
   });
   const unauthenticated = async (status: KeyStatus): Promise<KeyVerification> =>
-    operation ? { status, rateLimit: await countUnauthenticated(request.headers.get(CLIENT_IP_HEADER)) } : { status };
+    operation ? { status, rateLimit: await countUnauthenticated(request.clientIp) } : { status };
   if (!presented) return unauthenticated("missing");
   const lookup = await authenticateApiKey(getSqlPool(), presented);
   if ("rejected" in lookup) return unauthenticated(lookup.rejected);

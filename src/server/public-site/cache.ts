@@ -183,6 +183,5 @@ export class PublicPageCache {
   }
 }
 
-// One per process, on globalThis: the production server and Next's routes (each loads this module) share it (src/server/db.ts does the same).
-const globalForCache = globalThis as unknown as { publicPageCache?: PublicPageCache };
-export const publicPageCache: PublicPageCache = (globalForCache.publicPageCache ??= new PublicPageCache());
+/** The process's one cache. */
+export const publicPageCache = new PublicPageCache();

@@ -64,8 +64,8 @@ export class ReplayFence {
   }
 }
 
-// One per process, on globalThis beside the cache it guards (./cache.ts does the same).
-const globalForFence = globalThis as unknown as { publicReadFence?: ReplayFence };
+// One per process, beside the cache it guards; made at the first read.
+let fence: ReplayFence | undefined;
 
 function createFence(): ReplayFence {
   const fence = new ReplayFence(primaryPosition);
@@ -75,6 +75,6 @@ function createFence(): ReplayFence {
 
 /** The public site's reads (./answers.ts): on a replica past the fence, else on the primary. */
 export function readPublicContent<T>(read: (pool: SqlPool) => Promise<T>): Promise<T> {
-  globalForFence.publicReadFence ??= createFence();
-  return globalForFence.publicReadFence.read(publicPageCache, read);
+  fence ??= createFence();
+  return fence.read(publicPageCache, read);
 }

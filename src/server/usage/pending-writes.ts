@@ -14,10 +14,8 @@ type Task = () => Promise<unknown>;
 /** Longest an analytics read waits for pending writes; a stuck write only delays it this much. */
 const MAX_WAIT_MS = 2_000;
 
-// Kept on globalThis so that hot reloads in development share one registry between the module
-// instances of the handler (which registers) and of the analytics procedure (which waits).
-const globalForUsage = globalThis as unknown as { pendingUsageWrites?: Map<string, Set<Promise<void>>> };
-const pendingByAccount = (globalForUsage.pendingUsageWrites ??= new Map());
+// The handler registers, the analytics procedure waits.
+const pendingByAccount = new Map<string, Set<Promise<void>>>();
 
 /**
  * Registers a usage write of `accountId` now and returns the task that performs it, to hand to
@@ -48,8 +46,7 @@ export function trackUsageWrite(accountId: string, task: Task): Task {
 }
 
 // Writers that hold records back (batching) and can write them at once when a read asks.
-const globalForFlush = globalThis as unknown as { usageFlushers?: Set<() => Promise<void>> };
-const flushers = (globalForFlush.usageFlushers ??= new Set());
+const flushers = new Set<() => Promise<void>>();
 
 /** Registers `flush`, called when a read wants the pending writes settled now. */
 export function onUsageSettleRequested(flush: () => Promise<void>): void {

@@ -149,14 +149,13 @@ async function writeRequestLog(sql: SqlPool, requests: ApiRequestRecord[], keep 
   await sql.query(REQUEST_LOG_TRIM_SQL, [[...new Set(requests.map((r) => r.accountId))].sort(), keep]);
 }
 
-// One batcher per process (kept on globalThis so development hot reloads share it).
-const globalForUsage = globalThis as unknown as { usageBatcher?: UsageBatcher };
+let processBatcher: UsageBatcher | undefined;
 
+/** The process's one batcher. */
 export function usageBatcher(sql: () => SqlPool): UsageBatcher {
-  if (!globalForUsage.usageBatcher) {
-    const batcher = createUsageBatcher(sql);
+  if (!processBatcher) {
+    const batcher = (processBatcher = createUsageBatcher(sql));
     onUsageSettleRequested(() => batcher.flush());
-    globalForUsage.usageBatcher = batcher;
   }
-  return globalForUsage.usageBatcher;
+  return processBatcher;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AccountSettings } from "~/components/dashboard/account-settings";
 import { PageHeader } from "~/components/dashboard/page-header";
-import { requireSessionUser } from "~/server/session";
+import { requireSessionUser } from "~/app/session";
 
 export const metadata: Metadata = { title: "Account" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ApiBaseUrl } from "~/components/dashboard/api-base-url";
 import { ApiReference } from "~/components/dashboard/api-reference";
 import { PageHeader } from "~/components/dashboard/page-header";
-import { publicApiBaseUrl } from "~/server/public-origin";
+import { publicApiBaseUrl } from "@blogmgr/server";
 
 export const metadata: Metadata = { title: "API reference" };
 

@@ -7,7 +7,7 @@
  */
 import type { NextApiRequest, NextApiResponse } from "next";
 import { waitUntil } from "@vercel/functions";
-import { handleApiRequest } from "~/server/api/rest/handler";
+import { handleApiRequest } from "@blogmgr/server";
 
 export const config = {
   // The handler reads the body itself (JSON only, at most 1 MiB) and always answers.

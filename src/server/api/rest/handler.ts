@@ -2,7 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { appRouter } from "../root";
-import { CLIENT_IP_HEADER, clientIp } from "~/server/client-ip";
+import { clientIp } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
 import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/security-headers";
@@ -47,6 +47,8 @@ interface ApiRequest {
   path: string;
   url: URL;
   headers: Headers;
+  /** The client's address (src/server/client-ip.ts), computed once; null when it cannot be known. */
+  clientIp: string | null;
 }
 
 /** What the access log line says of a request besides its method, status and duration. */
@@ -109,11 +111,8 @@ function apiRequest(req: IncomingMessage): ApiRequest {
   const url = new URL(req.url ?? "/", "http://localhost");
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  // Ours to set: what the client sent under that name is dropped.
-  headers.delete(CLIENT_IP_HEADER);
   const ip = clientIp({ headers, socketAddress: req.socket?.remoteAddress });
-  if (ip) headers.set(CLIENT_IP_HEADER, ip);
-  return { method: req.method ?? "GET", path: url.pathname.slice(API_PREFIX.length) || "/", url, headers };
+  return { method: req.method ?? "GET", path: url.pathname.slice(API_PREFIX.length) || "/", url, headers, clientIp: ip };
 }
 
 async function routeApiRequest(

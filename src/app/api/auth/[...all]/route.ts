@@ -1,4 +1,4 @@
-import { handleAuthRequest } from "~/server/auth";
+import { handleAuthRequest } from "@blogmgr/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,7 @@
 // Vercel Cron (vercel.json, every minute): runs the webhook jobs that are due, where no process
 // keeps a worker running (docs/webhooks.md). Vercel calls it with `Authorization: Bearer $CRON_SECRET`.
 import { timingSafeEqual } from "node:crypto";
-import { env } from "~/env";
-import { ApiError, errorEnvelope } from "~/server/api/errors";
-import { sessionDatabaseUrl } from "~/server/db";
-import { runDueJobs } from "~/server/jobs/worker";
+import { env, ApiError, errorEnvelope, sessionDatabaseUrl, runDueJobs } from "@blogmgr/server";
 
 export const dynamic = "force-dynamic";
 /** Seconds: deliveries time out after 10 s each, several run at once. */

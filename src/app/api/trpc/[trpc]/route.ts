@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { handleDashboardRequest } from "~/server/api/dashboard/handler";
+import { handleDashboardRequest } from "@blogmgr/server";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { EditBlog } from "~/components/dashboard/edit-blog";
-import { requireSessionUser } from "~/server/session";
+import { requireSessionUser } from "~/app/session";
 
 export const metadata: Metadata = { title: "Edit blog" };
 

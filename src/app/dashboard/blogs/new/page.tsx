@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { BlogForm } from "~/components/dashboard/blog-form";
 import { PageHeader } from "~/components/dashboard/page-header";
-import { requireSessionUser } from "~/server/session";
+import { requireSessionUser } from "~/app/session";
 
 export const metadata: Metadata = { title: "New blog" };
 

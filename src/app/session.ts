@@ -1,8 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { safeNextPath } from "./accounts/safe-next-path";
-import { getSessionUser, type SessionUser } from "./auth";
+import { getSessionUser, safeNextPath, type SessionUser } from "@blogmgr/server";
 
 /**
  * The request's path and query under /dashboard, set by the proxy (src/proxy.ts) over anything a
