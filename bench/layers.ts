@@ -5,13 +5,14 @@
  *
  *   list       listBlogs and JSON.stringify: the work the baseline does too
  *   procedure  blogs.list through tRPC (its middleware, zod input and output), as the dashboard calls it
- *   openapi    blogs.list through /api/v1's adapter (src/server/api/rest/openapi-adapter.ts: trpc-to-openapi's routing and input)
+ *   openapi    blogs.list routed (src/server/api/rest/routes.ts) and called through /api/v1's adapter (openapi-adapter.ts: trpc-to-openapi's input)
  *
  * Run: npx tsx --conditions=react-server bench/layers.ts   (LAYER_CALLS, default 20000 a layer and round)
  */
 import { PerformanceObserver } from "node:perf_hooks";
 import { appRouter } from "~/server/api/root";
 import { createOpenApiAdapter } from "~/server/api/rest/openapi-adapter";
+import { matchRoute } from "~/server/api/rest/routes";
 import type { Context, RequestContextOptions } from "~/server/api/trpc";
 import { listBlogs } from "~/server/blogs/list-blogs";
 import type { SqlPool } from "~/server/db";
@@ -53,13 +54,17 @@ const contextOptions = (): RequestContextOptions => ({
   caller: { kind: "apiKey", key: { id: "cmbenchkey", name: "bench", accountId: scope.accountId, plan: "enterprise", permissions: ["read:blogs"], lastUsedAt: now } },
 });
 const context = (options: RequestContextOptions) => ({ db: undefined, sql, ...options }) as unknown as Context;
-const callOpenApi = createOpenApiAdapter({ router: appRouter, createContext: context, successStatus: () => 200 });
+const callOpenApi = createOpenApiAdapter({ createContext: context });
+const url = new URL("http://localhost/api/v1/blogs?limit=10");
 
 const layers: Record<string, () => Promise<unknown>> = {
   list: async () => JSON.stringify({ success: true, data: await listBlogs(sql, scope, { page: 1, limit: 10 }) }),
   procedure: async () => JSON.stringify(await appRouter.createCaller(context(contextOptions())).blogs.list({ limit: "10" } as never)),
   openapi: async () => {
-    const outcome = await callOpenApi({ method: "GET", pathAndQuery: "/blogs?limit=10", body: undefined, contextOptions: contextOptions() });
+    const match = matchRoute("GET", "/blogs");
+    if (!match || !("route" in match)) throw new Error("GET /blogs is not routed");
+    const { route, pathInput } = match;
+    const outcome = await callOpenApi({ procedure: route.procedure!, pathInput, method: "GET", url, body: undefined, contextOptions: contextOptions() });
     if (!outcome.ok) throw outcome.error;
     return outcome.body;
   },

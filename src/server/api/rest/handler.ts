@@ -1,7 +1,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
-import { appRouter } from "../root";
 import { clientIp } from "~/server/client-ip";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/public-origin";
@@ -19,7 +18,7 @@ import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
 import { readImageBody } from "./image-body";
 import { carriesBody, readJsonBody } from "./request-body";
-import { matchRoute, RATE_LIMIT_PATH, routeOfProcedure, type RestRoute } from "./routes";
+import { matchRoute, RATE_LIMIT_PATH, type RestRoute } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -151,7 +150,7 @@ async function routeApiRequest(
   }
   const { key } = verification;
   served.keyId = key?.id;
-  const answer = await answerOperation(req, match.route, verification, revalidation, { headers: request.headers, url, resHeaders, afterResponse });
+  const answer = await answerOperation(req, match, verification, revalidation, { headers: request.headers, url, resHeaders, afterResponse });
   served.counted = key;
   return answer;
 }
@@ -162,7 +161,7 @@ async function routeApiRequest(
  */
 async function answerOperation(
   req: IncomingMessage,
-  route: RestRoute,
+  { route, pathInput }: { route: RestRoute; pathInput: Record<string, string> },
   verification: KeyVerification,
   budgetPending: boolean,
   context: Omit<RequestContextOptions, "caller">,
@@ -180,9 +179,11 @@ async function answerOperation(
   }
   // An upload's processing stops when its client goes away (docs/security.md, Upload fairness).
   const leaving = route.rawBody === "image" ? clientLeaving(req) : undefined;
-  const answer = await callProcedure(req.method ?? "GET", body, { ...context, caller: { kind: "apiKey", key: verification.key! } }, leaving?.signal).finally(
-    () => leaving?.stop(),
-  );
+  const answer = await callProcedure(
+    { route, pathInput, method: req.method ?? "GET", body },
+    { ...context, caller: { kind: "apiKey", key: verification.key! } },
+    leaving?.signal,
+  ).finally(() => leaving?.stop());
   if (route.method !== "GET") return answer;
   return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), budgetPending, key: verification.key!, route });
 }
@@ -260,19 +261,19 @@ async function identifyKey(request: ApiRequest): Promise<KeyVerification> {
   }
 }
 
-/** The request's procedure, through trpc-to-openapi (./openapi-adapter.ts), with the status of the route's success. */
-const callOpenApi = createOpenApiAdapter({
-  router: appRouter,
-  createContext: (options: RequestContextOptions) => createTRPCContext(options),
-  successStatus: (procedurePath) => routeOfProcedure(procedurePath)?.successStatus ?? 200,
-});
+/** The routed request's procedure, through trpc-to-openapi (./openapi-adapter.ts). */
+const callOpenApi = createOpenApiAdapter({ createContext: (options: RequestContextOptions) => createTRPCContext(options) });
 
-/** Runs the request's procedure; any failure becomes the API's error envelope (README, The API). */
-async function callProcedure(method: string, body: unknown, context: RequestContextOptions, signal?: AbortSignal): Promise<ApiAnswer> {
-  const pathAndQuery = context.url.pathname.slice(API_PREFIX.length) + context.url.search;
-  const outcome = await callOpenApi({ method, pathAndQuery, body, contextOptions: context, signal });
+/** Runs the route's procedure: its success with the route's status; any failure as the API's error envelope (README, The API). */
+async function callProcedure(
+  { route, pathInput, method, body }: { route: RestRoute; pathInput: Record<string, string>; method: string; body: unknown },
+  context: RequestContextOptions,
+  signal?: AbortSignal,
+): Promise<ApiAnswer> {
+  const outcome = await callOpenApi({ procedure: route.procedure!, pathInput, method, url: context.url, body, contextOptions: context, signal });
   if (!outcome.ok) return errorAnswer(toApiError(outcome.error), context.resHeaders);
-  return { status: outcome.status, headers: mergeHeaders(context.resHeaders, outcome.headers), body: outcome.body };
+  context.resHeaders.set("Content-Type", "application/json");
+  return { status: route.successStatus, headers: context.resHeaders, body: outcome.body };
 }
 
 /** A signal aborted if the request's connection closes before `stop()`: its client went away. */

@@ -1,14 +1,23 @@
 import "server-only";
+import type { AnyProcedure, AnyRouter } from "@trpc/server";
 import type { Permission } from "~/shared/permissions";
 import type { Meta } from "../trpc";
 import { appRouter } from "../root";
 
+/** The tRPC procedure serving a route, as the OpenAPI adapter calls it (./openapi-adapter.ts). */
+export interface RouteProcedure {
+  /** Its path in the router ("blogs.create"). */
+  path: string;
+  procedure: AnyProcedure;
+}
+
 /** One operation of the REST surface: its method and path template (e.g. /blogs/{id}). */
 export interface RestRoute {
-  /** The procedure serving it, by its path in the router ("blogs.create"); null for the handler's own routes (the OpenAPI document, /rate_limit). */
-  procedure: string | null;
+  /** The procedure serving it; null for the handler's own routes (the OpenAPI document, /rate_limit). */
+  procedure: RouteProcedure | null;
   method: string;
   template: string;
+  /** Matches the path below /api/v1, a trailing slash allowed; its named groups are the path's parameters. */
   pattern: RegExp;
   successStatus: number;
   /** The permission a key needs; null for the handler's own routes, which consume no budget. */
@@ -25,8 +34,8 @@ export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
 /** The account's rate-limit state: any valid key, no permission, nothing consumed (README, The API). */
 export const RATE_LIMIT_PATH = "/rate_limit";
 
-function route(procedure: string | null, method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
-  const pattern = new RegExp(`^${template.replace(/\{[^}/]+\}/g, "[^/]+")}/?$`);
+function route(procedure: RouteProcedure | null, method: string, template: string, meta: Omit<Meta, "openapi"> = {}): RestRoute {
+  const pattern = new RegExp(`^${template.replace(/\{([^}/]+)\}/g, "(?<$1>[^/]+)")}/?$`);
   return {
     procedure,
     method,
@@ -40,27 +49,36 @@ function route(procedure: string | null, method: string, template: string, meta:
   };
 }
 
-/** Every route of /api/v1, read from the procedures' OpenAPI metadata (and the document itself). */
-export const REST_ROUTES: RestRoute[] = [
-  route(null, "GET", OPENAPI_DOCUMENT_PATH),
-  route(null, "GET", RATE_LIMIT_PATH),
-  ...Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>).flatMap(([path, procedure]) => {
-    const meta = procedure._def.meta;
-    return meta?.openapi ? [route(path, meta.openapi.method, meta.openapi.path, meta)] : [];
-  }),
-];
-
-export type RouteMatch = { route: RestRoute } | { allowed: string[] } | null;
-
-/** The route serving `method` on `path`; or, when only other methods serve the path, those. */
-export function matchRoute(method: string, path: string): RouteMatch {
-  const candidates = REST_ROUTES.filter((r) => r.pattern.test(path));
-  const exact = candidates.find((r) => r.method === method);
-  if (exact) return { route: exact };
-  return candidates.length > 0 ? { allowed: [...new Set(candidates.map((r) => r.method))] } : null;
+/** The routes of a router's procedures, read from their OpenAPI metadata. */
+export function routesOfRouter(router: AnyRouter): RestRoute[] {
+  return Object.entries(router._def.procedures as Record<string, AnyProcedure>).flatMap(([path, procedure]) => {
+    const meta = procedure._def.meta as Meta | undefined;
+    return meta?.openapi ? [route({ path, procedure }, meta.openapi.method, meta.openapi.path, meta)] : [];
+  });
 }
 
-/** The route a procedure serves, by its path in the router. */
-export function routeOfProcedure(procedurePath: string): RestRoute | undefined {
-  return REST_ROUTES.find((r) => r.procedure === procedurePath);
+/** Every route of /api/v1: the procedures' and the handler's own (the document, the rate-limit state). */
+export const REST_ROUTES: RestRoute[] = [route(null, "GET", OPENAPI_DOCUMENT_PATH), route(null, "GET", RATE_LIMIT_PATH), ...routesOfRouter(appRouter)];
+
+export type RouteMatch = { route: RestRoute; pathInput: Record<string, string> } | { allowed: string[] } | null;
+
+/**
+ * The one routing of a request (the adapter is handed its result): the first route serving
+ * `method` on `path`, with the path's parameters as given (not decoded, as trpc-to-openapi reads
+ * them); or, when only other methods serve the path, those; null for a path no route serves.
+ */
+export function createRouteMatcher(routes: RestRoute[]): (method: string, path: string) => RouteMatch {
+  const byMethod = new Map<string, RestRoute[]>();
+  for (const r of routes) byMethod.set(r.method, [...(byMethod.get(r.method) ?? []), r]);
+  return (method, path) => {
+    for (const candidate of byMethod.get(method) ?? []) {
+      const found = candidate.pattern.exec(path);
+      if (found) return { route: candidate, pathInput: { ...found.groups } };
+    }
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    return allowed.length > 0 ? { allowed } : null;
+  };
 }
+
+/** The route of /api/v1 serving `method` on `path` (below the prefix). */
+export const matchRoute = createRouteMatcher(REST_ROUTES);
