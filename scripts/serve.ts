@@ -1,6 +1,6 @@
 /**
  * `npm run dev` / `npm start`: runs the app (`next dev`, or the production server of
- * src/server/http-server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL
+ * src/server/http/server.ts) on DATABASE_URL, or, when it is unset, on embedded PostgreSQL
  * (PGlite, data under DATA_DIR). Pending migrations are applied first either way.
  *
  * The demo account (published password) is seeded only by `npm run dev` on the embedded database,
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/embedded";
 import { applyMigrations } from "../src/server/db/migrate";
 import type { DemoAccount } from "../src/server/demo/seed-demo";
-import { listenHostname } from "../src/server/listen-address";
+import { listenHostname } from "../src/server/http/listen-address";
 import { log } from "../src/server/log";
 import { missingDeploymentSettings } from "../src/server/production-settings";
 import { readSecretFile, writeSecretFile } from "../src/server/secret-file";
@@ -75,7 +75,7 @@ try {
   await refuse(error instanceof Error ? error.message : String(error));
 }
 
-// Production: the production server (src/server/http-server.ts as `npm run build` compiled it, Next
+// Production: the production server (src/server/http/server.ts as `npm run build` compiled it, Next
 // behind it); development: `next dev`, on the server core compiled now and on every change
 // (scripts/lib/server-core.mjs), restarted after each rebuild.
 const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev", "--hostname", hostname];

@@ -9,7 +9,7 @@ import { missingDeploymentSettings } from "~/server/production-settings";
  */
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  /** The production server's port (src/server/http-server.ts); its address is HOSTNAME's (src/server/listen-address.ts). */
+  /** The production server's port (src/server/http/server.ts); its address is HOSTNAME's (src/server/http/listen-address.ts). */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.url().optional(),
   /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { DEFAULT_HOSTNAME } from "../../src/server/listen-address";
+import { DEFAULT_HOSTNAME } from "../../src/server/http/listen-address";
 import { NEXT_BIN } from "./next-bin";
 
 export interface RunningServer {

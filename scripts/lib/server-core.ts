@@ -20,7 +20,7 @@ const options: BuildOptions = {
   entryPoints: {
     index: "src/server/index.ts",
     serve: "scripts/serve.ts",
-    "http-server": "src/server/http-server.ts",
+    "http-server": "src/server/http/server.ts",
     "image-worker": "src/server/images/image-worker.ts",
   },
   outdir: `${SERVER_CORE_DIR}/dist`,

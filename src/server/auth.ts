@@ -24,10 +24,10 @@ import { findUnstorableText } from "~/shared/storable-text";
 import { PLANS, type Plan } from "~/shared/plans";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { toApiError } from "~/server/api/errors";
-import { clientIpOfWebRequest } from "~/server/client-ip";
-import { configuredOrigin, requestOrigin } from "~/server/public-origin";
-import { crossOriginRefusal } from "~/server/same-origin-request";
-import { API_SECURITY_HEADERS } from "~/server/security-headers";
+import { clientIpOfWebRequest } from "~/server/http/client-ip";
+import { configuredOrigin, requestOrigin } from "~/server/http/public-origin";
+import { crossOriginRefusal } from "~/server/http/same-origin-request";
+import { API_SECURITY_HEADERS } from "~/server/http/security-headers";
 import { sharedStoreClient } from "~/server/ratelimit";
 import { configuredRateLimiter, configuredStore } from "~/server/ratelimit/configured";
 import { createBackoff, type Backoff, type BackoffPolicy } from "~/server/ratelimit/backoff";
@@ -325,7 +325,7 @@ function createAuth() {
       }),
     ],
     advanced: {
-      // The address src/server/client-ip.ts determined, never X-Forwarded-For as the client sent it.
+      // The address src/server/http/client-ip.ts determined, never X-Forwarded-For as the client sent it.
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER] },
     },
     // Cookies keep better-auth's defaults: httpOnly, SameSite=Lax, Secure (and the __Secure-
@@ -548,8 +548,8 @@ function createAuth() {
 /**
  * better-auth's endpoints for a request that reached Next (src/app/api/auth), behind the app's
  * own checks (docs/security.md, Sign-in): only the endpoints the app uses, only from its own
- * pages (src/server/same-origin-request.ts), bodies of at most AUTH_MAX_BODY_BYTES. better-auth
- * gets the request at the app's origin (src/server/public-origin.ts) without forwarding headers,
+ * pages (src/server/http/same-origin-request.ts), bodies of at most AUTH_MAX_BODY_BYTES. better-auth
+ * gets the request at the app's origin (src/server/http/public-origin.ts) without forwarding headers,
  * and the client's address in a header of ours; its 429s say when to retry in the standard header.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNextServer, type RunningServer } from "../../scripts/lib/next-server";
-import { MAX_BODY_BYTES } from "~/server/api/rest/request-body";
+import { MAX_API_BODY_BYTES } from "~/server/api/rest/request-body";
 import { apiBaseUrl, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
 import * as fixtures from "../images/fixtures";
 
@@ -69,7 +69,7 @@ describe("/api/v1 dispatched by Next (the Vercel path)", () => {
     expect(created.status).toBe(201);
     const seen = await request(apiBaseUrl(), "/blogs/slug/through-next", withKey());
     expect(seen.body?.data.blog.id).toBe(created.body?.data.blog.id);
-    const tooLarge = await request(viaNext.baseUrl, "/blogs", json("POST", JSON.stringify({ title: "x".repeat(MAX_BODY_BYTES) })));
+    const tooLarge = await request(viaNext.baseUrl, "/blogs", json("POST", JSON.stringify({ title: "x".repeat(MAX_API_BODY_BYTES) })));
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body?.error?.code).toBe("PAYLOAD_TOO_LARGE");
   });

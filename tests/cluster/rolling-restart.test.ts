@@ -5,7 +5,7 @@ import { awayFromTheHourEnd, clusterOptions, countBy } from "./cluster-support";
 
 /**
  * Restarting the three instances one after the other under a steady load through the balancer:
- * each drains on SIGTERM (src/server/http-server.ts), so no request fails, no write is lost and
+ * each drains on SIGTERM (src/server/http/server.ts), so no request fails, no write is lost and
  * the usage counted equals the requests sent (docs/deploying.md, Graceful shutdown).
  */
 let cluster: Cluster;

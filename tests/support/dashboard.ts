@@ -77,7 +77,7 @@ export async function trpc(cookie: string | null, procedure: string, input?: unk
   if (method === "GET" && input !== undefined) url.searchParams.set("input", JSON.stringify(input));
   const response = await fetch(url, {
     method,
-    // A mutation carries the page's origin, as the browser sends it (src/server/same-origin-request.ts).
+    // A mutation carries the page's origin, as the browser sends it (src/server/http/same-origin-request.ts).
     headers: { "content-type": "application/json", ...(method === "POST" && { origin: url.origin }), ...(cookie && { cookie }), ...options.headers },
     body: method === "POST" ? JSON.stringify(input ?? {}) : undefined,
   });

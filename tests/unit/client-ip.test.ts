@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientIp, ipRateLimitSubject, type ProxyTrust } from "~/server/client-ip";
+import { clientIp, ipRateLimitSubject, type ProxyTrust } from "~/server/http/client-ip";
 
 const direct: ProxyTrust = { vercel: false, hops: 0 };
 const behindOneProxy: ProxyTrust = { vercel: false, hops: 1 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headerNamesTag, namesEntityTagsOnly } from "~/server/api/entity-tags";
+import { headerNamesTag, namesEntityTagsOnly } from "~/server/http/entity-tags";
 
 describe("If-None-Match headers that earn a free 304 (docs/api.md, conditional requests)", () => {
   it.each([['"abc"'], ['W/"abc"'], ['"a", W/"b" ,"c"'], ['""']])("%s names entity tags only", (header) => {

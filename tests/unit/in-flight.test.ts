@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createInFlight } from "~/server/in-flight";
+import { createInFlight } from "~/server/http/in-flight";
 
 const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -15,7 +15,7 @@ const TOO_LARGE = `This image is too large: an image may be at most ${MAX_IMAGE_
  * Uploads `file` to images.upload as tRPC's fetch adapter reads a form (a `file` part), through
  * XMLHttpRequest because fetch reports no upload progress: `onProgress` is told the share sent (0
  * to 1), `signal` cancels. Same-origin, with the header the server wants of a form
- * (src/server/same-origin-request.ts). A file over MAX_IMAGE_BYTES is refused before sending.
+ * (src/server/http/same-origin-request.ts). A file over MAX_IMAGE_BYTES is refused before sending.
  */
 export function uploadImage(file: File, { onProgress, signal }: { onProgress: (sent: number) => void; signal: AbortSignal }): Promise<UploadOutcome> {
   if (file.size > MAX_IMAGE_BYTES) return Promise.resolve({ kind: "failed", message: TOO_LARGE });

@@ -4,7 +4,7 @@
  * and query in `x-public-url`, which the proxy (src/proxy.ts) sets on every request and no client
  * can. A Pages Router API route: React renders the pages to static HTML here, which App Router
  * handlers, run under React's server condition, cannot do. The production server answers the
- * same addresses before Next (src/server/http-server.ts), with the same handler.
+ * same addresses before Next (src/server/http/server.ts), with the same handler.
  */
 import type { NextApiRequest, NextApiResponse } from "next";
 import { addCacheTag } from "@vercel/functions";

@@ -2,7 +2,7 @@ import "server-only";
 // The emails of the account flows better-auth runs (src/server/auth.ts) and the security notices
 // (docs/security.md, Email), queued with their links on the app's own pages.
 import { log } from "~/server/log";
-import { configuredOrigin, requestOrigin } from "~/server/public-origin";
+import { configuredOrigin, requestOrigin } from "~/server/http/public-origin";
 import { queueEmail } from "./queue-email";
 import type { Email, NoticeKind } from "./messages";
 import { withinRecipientCap } from "./recipient-cap";

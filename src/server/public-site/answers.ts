@@ -14,7 +14,7 @@ import { renderShareImage } from "./share-image";
 /**
  * What each public address answers (docs/public-blog.md), through the shared cache (./cache.ts):
  * the body made from the database, or null when there is nothing public there (404). Links in
- * them are absolute, under `origin` (src/server/public-origin.ts), which is part of every key.
+ * them are absolute, under `origin` (src/server/http/public-origin.ts), which is part of every key.
  */
 
 const HTML = "text/html; charset=utf-8";

@@ -1,12 +1,12 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { contentTypeOf, formatOfFile } from "~/shared/images";
-import { headerNamesTag, namesEntityTagsOnly } from "../api/entity-tags";
+import { headerNamesTag, namesEntityTagsOnly } from "../http/entity-tags";
 import { readImageFile } from "../images/store";
 import { log } from "../log";
-import { requestOrigin } from "../public-origin";
-import { headerValue } from "../request-headers";
-import { SECURITY_HEADERS } from "../security-headers";
+import { requestOrigin } from "../http/public-origin";
+import { headerValue } from "../http/request-headers";
+import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
 import { previewPage, publicAnswer } from "./answers";
 import { renderNotFoundPage } from "./pages";
@@ -15,7 +15,7 @@ import { parsePublicRoute, type PublicRoute } from "./routes";
 
 /**
  * The public site over HTTP (docs/public-blog.md), with no framework: the production server
- * (src/server/http-server.ts) calls it before Next, and on Vercel and under `next dev` Next's
+ * (src/server/http/server.ts) calls it before Next, and on Vercel and under `next dev` Next's
  * fallback route (src/pages/api/public.ts). GET and HEAD; the cached answer or a 304
  * (If-None-Match, else If-Modified-Since), compressed as the client accepts, and how the cache had
  * it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE).
@@ -45,7 +45,7 @@ const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy"
 interface PublicRequest {
   method: string;
   header(name: string): string | undefined;
-  /** The app's origin for this request (src/server/public-origin.ts). */
+  /** The app's origin for this request (src/server/http/public-origin.ts). */
   origin: string;
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { ipRateLimitSubject } from "~/server/client-ip";
+import { ipRateLimitSubject } from "~/server/http/client-ip";
 import { PLAN_HOURLY_LIMITS, type Plan } from "~/shared/plans";
 import { configuredRateLimiter } from "./configured";
 import type { RateLimitState } from "./index";

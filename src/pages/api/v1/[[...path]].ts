@@ -1,6 +1,6 @@
 /**
  * The public REST API, /api/v1 and everything below it, as Next.js serves it: on Vercel and under
- * `next dev` (the production server, src/server/http-server.ts, hands /api/v1 to the same handler
+ * `next dev` (the production server, src/server/http/server.ts, hands /api/v1 to the same handler
  * before Next). A Pages Router API route, not an App Router route handler: it gets Node's own
  * request and response, where a route handler converts both to and from web streams on every
  * request (an empty route handler answers about a third as many requests a second).

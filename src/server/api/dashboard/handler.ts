@@ -3,34 +3,35 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "~/server/auth";
 import { withRequestId } from "~/server/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
-import { crossOriginRefusal } from "~/server/same-origin-request";
-import { API_SECURITY_HEADERS } from "~/server/security-headers";
-import { entityTag } from "../entity-tags";
+import { boundedRequest } from "~/server/http/bounded-body";
+import { crossOriginRefusal } from "~/server/http/same-origin-request";
+import { API_SECURITY_HEADERS } from "~/server/http/security-headers";
+import { entityTag } from "~/server/http/entity-tags";
 import { ApiError } from "../errors";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_BODY_BYTES, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
+import { MAX_BATCH_CALLS, MAX_DASHBOARD_BODY_BYTES, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
 import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**
  * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in owner (every
  * permission on their own account), or nobody (every procedure then answers 401). Anything but a
- * GET must come from the app's own pages (src/server/same-origin-request.ts). Every request gets
+ * GET must come from the app's own pages (src/server/http/same-origin-request.ts). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
- * larger than MAX_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES) is refused before any
+ * larger than MAX_DASHBOARD_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES) is refused before any
  * procedure runs; one that turns out larger is read no further than that. A batch of more than
  * MAX_BATCH_CALLS calls is refused whole.
  */
 export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
   const requestId = crypto.randomUUID();
-  const maxBodyBytes = new URL(req.url).pathname === `/api/trpc/${UPLOAD_PROCEDURE}` ? MAX_IMAGE_REQUEST_BYTES : MAX_BODY_BYTES;
+  const maxBodyBytes = new URL(req.url).pathname === `/api/trpc/${UPLOAD_PROCEDURE}` ? MAX_IMAGE_REQUEST_BYTES : MAX_DASHBOARD_BODY_BYTES;
   return withRequestId(requestId, async () => {
     // A mutation only from the app's own pages, before the session is even looked at.
     const response = crossOriginRefusal(req) ?? (await fetchRequestHandler({
       endpoint: "/api/trpc",
       router: appRouter,
-      req: withBoundedBody(req, maxBodyBytes),
+      req: boundedRequest(req, maxBodyBytes, () => payloadTooLarge(maxBodyBytes)),
       maxBatchSize: MAX_BATCH_CALLS,
       responseMeta: ({ data, errors }) => {
         // A lone answer carries the ETag /api/v1 gives the same body (README, The API: conditional
@@ -66,24 +67,6 @@ async function limitDashboardMutation(accountId: string, resHeaders: Headers): P
   if (state.success) return;
   setRetryAfter(resHeaders, state);
   throw new ApiError("RATE_LIMIT_EXCEEDED", "Too many changes", resetDetails(`At most ${state.limit} changes an hour can be made in the dashboard`, state));
-}
-
-/** The request with a body that fails once more than `maxBodyBytes` have arrived. */
-function withBoundedBody(req: Request, maxBodyBytes: number): Request {
-  if (!req.body) return req;
-  let received = 0;
-  const bounded = req.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > maxBodyBytes) controller.error(payloadTooLarge(maxBodyBytes));
-        else controller.enqueue(chunk);
-      },
-    }),
-    // The rest is left unread rather than cancelled, so the client still gets the 413.
-    { preventCancel: true },
-  );
-  return new Request(req, { body: bounded, duplex: "half" } as RequestInit);
 }
 
 function payloadTooLarge(maxBodyBytes: number): ApiError {

@@ -1,16 +1,16 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
-import { clientIp } from "~/server/client-ip";
+import { clientIp } from "~/server/http/client-ip";
 import { getSqlPool } from "~/server/db";
-import { publicApiBaseUrl } from "~/server/public-origin";
-import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/security-headers";
+import { publicApiBaseUrl } from "~/server/http/public-origin";
+import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/http/security-headers";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
 import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
-import { entityTag, headerNamesTag, namesEntityTagsOnly } from "../entity-tags";
+import { entityTag, headerNamesTag, namesEntityTagsOnly } from "../../http/entity-tags";
 import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
@@ -46,7 +46,7 @@ interface ApiRequest {
   path: string;
   url: URL;
   headers: Headers;
-  /** The client's address (src/server/client-ip.ts), computed once; null when it cannot be known. */
+  /** The client's address (src/server/http/client-ip.ts), computed once; null when it cannot be known. */
   clientIp: string | null;
 }
 
@@ -63,7 +63,7 @@ interface ServedRequest {
  * The one entry of /api/v1: routes the request to its procedure through trpc-to-openapi and
  * shapes every answer: the envelopes of README's The API, status codes, request id, CORS and rate-limit headers.
  * It works on Node's request and response, as both its callers have them: the production server
- * (src/server/http-server.ts) and, on Vercel and under `next dev`, the Pages Router API route.
+ * (src/server/http/server.ts) and, on Vercel and under `next dev`, the Pages Router API route.
  *
  * Once the answer is sent, it starts the work scheduled for after it ("Last Used", usage) and
  * returns `afterResponse`, which settles when that work has (serverless hosts wait for it).

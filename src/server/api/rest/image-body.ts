@@ -5,7 +5,7 @@ import { TRPCError } from "@trpc/server";
 import { tooLarge } from "~/server/images/process-image";
 import { MAX_IMAGE_BYTES, MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { ApiError } from "../errors";
-import { readCapped } from "./request-body";
+import { readCapped } from "~/server/http/bounded-body";
 
 /**
  * An image upload's body (POST /api/v1/images, docs/images.md), as the procedure takes it: the file

@@ -1,9 +1,11 @@
 import "server-only";
 import type { IncomingMessage } from "node:http";
 import { TRPCError } from "@trpc/server";
+import { readCapped } from "~/server/http/bounded-body";
 import { ApiError } from "../errors";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest JSON body /api/v1 reads (README, The API). */
+export const MAX_API_BODY_BYTES = 1024 * 1024;
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
@@ -23,8 +25,8 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (!JSON_CONTENT_TYPE.test(req.headers["content-type"] ?? "")) {
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "The request body must be JSON, sent with Content-Type: application/json");
   }
-  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readCapped(req, MAX_BODY_BYTES);
+  if (Number(req.headers["content-length"]) > MAX_API_BODY_BYTES) throw tooLarge();
+  const bytes = await readCapped(req, MAX_API_BODY_BYTES);
   if (bytes === null) throw tooLarge();
   try {
     // An empty body is malformed JSON too.
@@ -34,33 +36,6 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/**
- * The body; null as soon as it passes `limit` bytes (the rest is not kept). A client that leaves
- * before sending all of it gets a malformed-body error nobody will read.
- */
-export function readCapped(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      stop();
-      resolve(null);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onFailure = (cause?: Error) => {
-      stop();
-      reject(new TRPCError({ code: "PARSE_ERROR", message: "The request body was not received whole", cause }));
-    };
-    const stop = () => req.off("data", onData).off("end", onEnd).off("error", onFailure).off("close", onFailure);
-    req.on("data", onData).on("end", onEnd).on("error", onFailure).on("close", onFailure);
-  });
-}
-
 function tooLarge(): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", "Payload too large", `The request body must be at most ${MAX_BODY_BYTES} bytes (1 MiB)`);
+  return new ApiError("PAYLOAD_TOO_LARGE", "Payload too large", `The request body must be at most ${MAX_API_BODY_BYTES} bytes (1 MiB)`);
 }

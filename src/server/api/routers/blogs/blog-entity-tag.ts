@@ -1,7 +1,7 @@
 import "server-only";
 import type { BlogView } from "~/server/blogs/blog-view";
 import type { BlogPrecondition } from "~/server/blogs/blog-precondition";
-import { entityTag, headerNamesTag } from "../../entity-tags";
+import { entityTag, headerNamesTag } from "../../../http/entity-tags";
 import { blogOutput } from "./schemas";
 
 /** GET /blogs/{blogId}'s answer for a blog, as the procedure returns it. */

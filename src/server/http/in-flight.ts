@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * The work a server has started and not finished: requests being answered and the work after
- * their answers (usage, "Last Used"). A draining server (src/server/http-server.ts, SIGTERM) waits
+ * their answers (usage, "Last Used"). A draining server (src/server/http/server.ts, SIGTERM) waits
  * for it before it flushes and exits, so a rolling restart loses no request and no count.
  */
 export interface InFlight {
