@@ -26,7 +26,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { decodeBlogCursor, encodeBlogCursor } from "~/server/blogs/blog-cursor";
 import { DEFAULT_BLOG_SORT_NAME } from "~/shared/blog-sort";
-import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
+import { parseCalendarDate } from "~/shared/calendar-date";
 import { hashApiKey } from "~/server/keys/api-key";
 import { entityTag } from "~/server/http/entity-tags";
 import { setRateLimitHeaders, setRetryAfter } from "~/server/api/rate-limit-headers";
@@ -180,16 +180,16 @@ function listQuery(params: URLSearchParams) {
   const cursor = cursorText === null ? undefined : decodeBlogCursor(cursorText);
   if (cursor === null) throw new ParamError("cursor", "cursor must be a pagination.nextCursor returned by this endpoint");
   if (from && to && from > to) throw new ParamError("from", "from must not be after to");
-  if (!cursor) return { page, limit, isPublic, from, to, after: undefined };
+  if (!cursor) return { page, limit, public: isPublic, from, to, after: undefined };
   const t = (d?: Date) => d?.getTime();
   const conflict =
     (params.has("page") && page !== cursor.page && "page") ||
     (params.has("limit") && limit !== cursor.limit && "limit") ||
-    (params.has("public") && isPublic !== cursor.isPublic && "public") ||
+    (params.has("public") && isPublic !== cursor.public && "public") ||
     (params.has("from") && t(from) !== t(cursor.from) && "from") ||
     (params.has("to") && t(to) !== t(cursor.to) && "to");
   if (conflict) throw new ParamError("cursor", `cursor was issued for another ${conflict}; omit ${conflict} or send the value the cursor was issued for`);
-  return { page: cursor.page, limit: cursor.limit, isPublic: cursor.isPublic, from: cursor.from, to: cursor.to, after: cursor };
+  return { page: cursor.page, limit: cursor.limit, public: cursor.public, from: cursor.from, to: cursor.to, after: cursor };
 }
 
 async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -246,9 +246,9 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
     apiAccessOnly: true,
     limit: query.limit,
     offset: query.after ? 0 : (query.page - 1) * query.limit,
-    isPublic: query.isPublic,
-    fromDay: query.from && formatCalendarDate(query.from),
-    toDay: query.to && formatCalendarDate(query.to),
+    public: query.public,
+    from: query.from,
+    to: query.to,
     after: query.after,
   });
   const result = await queryPrepared<ListBlogsRow>(pool, text, values);
@@ -262,7 +262,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   const last = result.rows.at(-1);
   const nextCursor =
     hasNext && last && last.id !== null
-      ? encodeBlogCursor({ sort: DEFAULT_BLOG_SORT_NAME, key: (last.sortKey as Date).toISOString(), id: last.id, page: query.page + 1, limit: query.limit, isPublic: query.isPublic, from: query.from, to: query.to })
+      ? encodeBlogCursor({ sort: DEFAULT_BLOG_SORT_NAME, key: (last.sortKey as Date).toISOString(), id: last.id, page: query.page + 1, limit: query.limit, public: query.public, from: query.from, to: query.to })
       : null;
   send(
     res,

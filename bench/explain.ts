@@ -9,7 +9,7 @@ const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1
 url.pathname = `/${process.env.BENCH_DATABASE ?? "blogmgr_bench"}`;
 const c = new pg.Client({ connectionString: url.toString() });
 await c.connect();
-const year = { fromDay: "2024-01-01", toDay: "2024-12-31" };
+const year = { from: new Date("2024-01-01"), to: new Date("2024-12-31") };
 // the cursor of page 10,000: last row of page 9,999
 const ids = await c.query<{ createdAt: Date; id: string }>(`SELECT "createdAt", id FROM blog WHERE "userId"='bench_big' AND "allowApiAccess" ORDER BY "createdAt" DESC, id DESC OFFSET 499949 LIMIT 1`);
 const after = { key: ids.rows[0]!.createdAt.toISOString(), id: ids.rows[0]!.id };
@@ -20,14 +20,14 @@ const publishedAfter = { key: lastPublished.rows[0]!.publishedAt.toISOString(), 
 const variants: [string, Parameters<typeof listBlogsSql>[0]][] = [
   ["(a) small account, page 1, limit 10", { accountId: "bench_small01", apiAccessOnly: true, limit: 10, offset: 0 }],
   ["(b) 1M, page 1, limit 50", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0 }],
-  ["(b) 1M, public=true", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, isPublic: true }],
+  ["(b) 1M, public=true", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, public: true }],
   ["(b) 1M, from/to one year", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, ...year }],
-  ["(b) 1M, public=true + from/to", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, isPublic: true, ...year }],
+  ["(b) 1M, public=true + from/to", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, public: true, ...year }],
   ["(c) 1M, page 10,000 by number", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 499950 }],
   ["(c) 1M, page 10,000 by cursor", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, after }],
   // Publishing's filters and sorts (docs/api.md, listing): one index per sort, read either way.
   ["(b) 1M, status=draft", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, status: "draft" }],
-  ["(b) 1M, tag=topic-7", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, tagSlug: "topic-7" }],
+  ["(b) 1M, tag=topic-7", { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, tag: "topic-7" }],
   ...(["title", "-title", "publishedAt", "-publishedAt", "updatedAt", "-updatedAt", "createdAt"] as const).map(
     (name): [string, Parameters<typeof listBlogsSql>[0]] => [`(b) 1M, sort=${name}`, { accountId: "bench_big", apiAccessOnly: true, limit: 50, offset: 0, sort: parseBlogSort(name) }],
   ),

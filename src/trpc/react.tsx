@@ -3,7 +3,8 @@
 /**
  * The dashboard's tRPC client: a typed vanilla client of the app router (served at /api/trpc)
  * used inside TanStack Query hooks. @trpc/tanstack-react-query has no release matching
- * @trpc/server 11.25 yet, so queries are written as `useQuery({queryKey, queryFn: () => api...})`.
+ * @trpc/server 11.25 yet, so queries are written as `useQuery({queryKey, queryFn: () => api...})`,
+ * their keys from ./query-keys.ts.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError, type TRPCLink } from "@trpc/client";

@@ -7,7 +7,7 @@ const cursor: BlogCursor = {
   id: "cm0abc123",
   page: 3,
   limit: 20,
-  isPublic: true,
+  public: true,
   status: "published",
   tag: "next-js",
   from: new Date("2026-01-01T00:00:00Z"),
@@ -17,22 +17,22 @@ const cursor: BlogCursor = {
 /** A cursor's text from its JSON fields, as encodeBlogCursor writes them. */
 const encoded = (fields: unknown) => Buffer.from(JSON.stringify(fields)).toString("base64url");
 
-const unset = { isPublic: undefined, status: undefined, tag: undefined, from: undefined, to: undefined, search: undefined };
+const unset = { public: undefined, status: undefined, tag: undefined, from: undefined, to: undefined, q: undefined };
 
 describe("the blog list cursor (docs/api.md, deep pages)", () => {
   it("decodes what it encodes, with and without filters, in URL-safe characters", () => {
     const text = encodeBlogCursor(cursor);
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeBlogCursor(text)).toEqual({ ...cursor, search: undefined });
+    expect(decodeBlogCursor(text)).toEqual({ ...cursor, q: undefined });
     const unfiltered = { sort: "title" as const, key: "Ünïcode, a title of 200 characters ".repeat(6).slice(0, 200), id: "x", page: 2, limit: 10 };
     expect(decodeBlogCursor(encodeBlogCursor(unfiltered))).toEqual({ ...unfiltered, ...unset });
-    const neverPublished = { sort: "publishedAt" as const, key: null, id: "x", page: 2, limit: 10, search: "q" };
+    const neverPublished = { sort: "publishedAt" as const, key: null, id: "x", page: 2, limit: 10, q: "q" };
     expect(decodeBlogCursor(encodeBlogCursor(neverPublished))).toEqual({ ...unset, ...neverPublished });
   });
 
   it("still reads the first version's cursors (newest first, no status or tag)", () => {
     const v1 = [1, "2026-03-04T05:06:07.089Z", "id", 2, 10, true, null, null, "hello"];
-    expect(decodeBlogCursor(encoded(v1))).toEqual({ ...unset, sort: "-createdAt", key: v1[1], id: "id", page: 2, limit: 10, isPublic: true, search: "hello" });
+    expect(decodeBlogCursor(encoded(v1))).toEqual({ ...unset, sort: "-createdAt", key: v1[1], id: "id", page: 2, limit: 10, public: true, q: "hello" });
   });
 
   it("refuses anything it did not issue", () => {

@@ -13,13 +13,13 @@ describe("the list statement (docs/api.md, listing rules)", () => {
   });
 
   it("writes only the conditions asked for, as parameters, whole UTC days inclusive", () => {
-    const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 50, offset: 0, isPublic: false, fromDay: "2026-01-01", toDay: "2026-01-31" });
+    const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 50, offset: 0, public: false, from: new Date("2026-01-01"), to: new Date("2026-01-31") });
     expect(values).toEqual([accountId, false, "2026-01-01", "2026-01-31", 50]);
     expect(text).toContain(`"isPublic" = $2`);
     expect(text).toContain(`"day" >= $3::date AND "day" <= $4::date`);
     expect(text).toContain(`"createdAt" >= ($3::date)::timestamp AT TIME ZONE 'UTC'`);
     expect(text).toContain(`"createdAt" < ($4::date + 1)::timestamp AT TIME ZONE 'UTC'`);
-    expect(listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, isPublic: true }).text).not.toContain(`"day"`);
+    expect(listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, public: true }).text).not.toContain(`"day"`);
   });
 
   it("skips over ids only for deep page numbers, and reads after the keyset position for a cursor", () => {
@@ -53,17 +53,17 @@ describe("the list statement (docs/api.md, listing rules)", () => {
   });
 
   it("filters by status and tag, counting a status from the per-day counters", () => {
-    const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, isPublic: false, status: "scheduled", tagSlug: "next-js" });
+    const { text, values } = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, public: false, status: "scheduled", tag: "next-js" });
     expect(values).toEqual([accountId, false, "scheduled", "next-js", 10]);
     expect(text).toContain(`"status" = $3::"BlogStatus" AND "tagSlugs" @> ARRAY[$4]::text[]`);
     // A tag filter has no counter: the matching blogs are counted.
     expect(text).toContain(`SELECT count(*)::int AS "total" FROM "blog"`);
-    const counted = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, isPublic: false, status: "draft" }).text;
+    const counted = listBlogsSql({ apiAccessOnly: true, accountId, limit: 10, offset: 0, public: false, status: "draft" }).text;
     expect(counted).toContain(`FROM "blog_day_count" WHERE "userId" = $1 AND "status" <> 'published' AND "status" = $3::"BlogStatus"`);
   });
 
   it("never puts a value into the text", () => {
-    const { text } = listBlogsSql({ apiAccessOnly: true, accountId: "x'; DROP TABLE blog; --", limit: 10, offset: 20, fromDay: "2026-01-01" });
+    const { text } = listBlogsSql({ apiAccessOnly: true, accountId: "x'; DROP TABLE blog; --", limit: 10, offset: 20, from: new Date("2026-01-01") });
     expect(text).not.toContain("DROP");
     expect(text).not.toContain("2026-01-01");
   });

@@ -16,6 +16,7 @@ import type { ImageView } from "~/server/api/routers/images/schemas";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { optionalBlogFields, requiredTitle } from "~/shared/blog-fields";
 import { api, errorMessage, fieldErrors, isPreconditionFailed } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { LocalTime } from "~/components/ui/local-time";
 import { AltTextDialog } from "./alt-text-dialog";
 import { ConflictDialog } from "./conflict-dialog";
@@ -155,7 +156,7 @@ export function BlogForm({
   const dirty = differs(values, savedValues);
   useUnsavedChangesGuard(dirty);
   const localDraft = useLocalDraft(`blogmgr:draft:${blog?.id ?? "new"}`, values, dirty, (kept) => differs(kept, savedValues));
-  const knownTags = useQuery({ queryKey: ["tags.list"], queryFn: async () => (await api.tags.list.query({})).data.tags });
+  const knownTags = useQuery({ queryKey: trpc.tags.list.queryKey(), queryFn: async () => (await api.tags.list.query({})).data.tags });
 
   useEffect(() => {
     if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -193,7 +194,7 @@ export function BlogForm({
       return { blog: data.blog, entityTag: answeredTag };
     },
     onSuccess: ({ blog: result, entityTag: tag }) => {
-      void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
+      void queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() });
       if (isNew) {
         localDraft.discard();
         router.push(`/dashboard/blogs/${result.id}?created=1`);
@@ -215,7 +216,7 @@ export function BlogForm({
   const remove = useMutation({
     mutationFn: (blogId: string) => api.blogs.delete.mutate({ blogId }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
+      void queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() });
       router.push("/dashboard");
     },
     onError: (error) => {

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { LocalTime } from "~/components/ui/local-time";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage, isPreconditionFailed } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 
 const PAGE = 10;
 
@@ -77,11 +78,11 @@ export function BlogHistory({
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [problem, setProblem] = useState("");
   const history = useQuery({
-    queryKey: ["blogs.revisions.list", blog.id, limit],
+    queryKey: trpc.blogs.revisions.list.queryKey({ blogId: blog.id, limit }),
     queryFn: async () => (await api.blogs.revisions.list.query({ blogId: blog.id, limit })).data,
   });
   const revision = useQuery({
-    queryKey: ["blogs.revisions.get", blog.id, selected],
+    queryKey: trpc.blogs.revisions.get.queryKey({ blogId: blog.id, revisionId: selected ?? undefined }),
     queryFn: async () => (await api.blogs.revisions.get.query({ blogId: blog.id, revisionId: selected! })).data.revision,
     enabled: selected !== null,
   });
@@ -96,8 +97,8 @@ export function BlogHistory({
       setConfirmOpen(false);
       setSelected(null);
       setProblem("");
-      void queryClient.invalidateQueries({ queryKey: ["blogs.revisions.list", blog.id] });
-      void queryClient.invalidateQueries({ queryKey: ["blogs.list"] });
+      void queryClient.invalidateQueries({ queryKey: trpc.blogs.revisions.list.queryKey({ blogId: blog.id }) });
+      void queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() });
       onRestored(restored.blog, restored.entityTag);
     },
     onError: (error) => {

@@ -15,6 +15,7 @@ import { LocalTime } from "~/components/ui/local-time";
 import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, type BlogSortName } from "~/shared/blog-sort";
 import { BLOG_STATUSES, type BlogStatus } from "~/shared/blog-status";
 import { api, errorMessage } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
 
 const PAGE_SIZE = 10;
@@ -77,7 +78,7 @@ export function BlogsTable() {
 
   const input = { q: search || undefined, page, limit: PAGE_SIZE, status: view.status, sort: view.sort };
   const list = useQuery({
-    queryKey: ["blogs.list", input],
+    queryKey: trpc.blogs.list.queryKey(input),
     queryFn: async () => (await api.blogs.list.query(input)).data,
     placeholderData: keepPreviousData,
   });
@@ -87,7 +88,7 @@ export function BlogsTable() {
       api.blogs.update.mutate({ blogId: id, ...changes }),
     onMutate: () => setToggleError(""),
     onError: (error) => setToggleError(errorMessage(error)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["blogs.list"] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() }),
   });
 
   const pending = toggle.isPending ? toggle.variables : undefined;

@@ -10,6 +10,7 @@ import { DIALOG_OVERLAY, WIDE_DIALOG_CONTENT } from "~/components/ui/dialog";
 import { Pagination } from "~/components/ui/pagination";
 import { cn } from "~/lib/cn";
 import { api, errorMessage } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
 import { ImageThumbnail } from "./image-thumbnail";
 import { describeImage, imagesPageQuery } from "./images-client";
@@ -25,7 +26,7 @@ export function CoverImagePicker({ imageId, onChange }: { imageId: string | null
   const [open, setOpen] = useState(false);
   const chooseId = useId();
   const chosen = useQuery({
-    queryKey: ["images.get", imageId],
+    queryKey: trpc.images.get.queryKey({ imageId: imageId ?? undefined }),
     queryFn: async () => (await api.images.get.query({ imageId: imageId! })).data.image,
     enabled: imageId !== null,
   });

@@ -7,6 +7,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { api, errorMessage } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { TRPCClientError } from "@trpc/client";
 import { BlogForm } from "./blog-form";
 import { BlogHistory } from "./blog-history";
@@ -22,7 +23,7 @@ interface LoadedBlog {
 
 export function EditBlog({ id, handle, created }: { id: string; handle: string; created: boolean }) {
   const queryClient = useQueryClient();
-  const queryKey = ["blogs.get", id];
+  const queryKey = trpc.blogs.get.queryKey({ blogId: id });
   // Bumped on "Reload" after a conflict: the form starts afresh from the blog as stored.
   const [formVersion, setFormVersion] = useState(0);
   const loaded = useQuery({
@@ -77,7 +78,7 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
         handle={handle}
         onSaved={(saved, tag) => {
           queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag });
-          void queryClient.invalidateQueries({ queryKey: ["blogs.revisions.list", id] });
+          void queryClient.invalidateQueries({ queryKey: trpc.blogs.revisions.list.queryKey({ blogId: id }) });
         }}
         onReload={reload}
       />

@@ -2,18 +2,19 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { ImageView } from "~/server/api/routers/images/schemas";
 import { formatBytes } from "~/shared/images";
 import { api } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 
 /** The account's images as the Images page, the cover picker and the Usage page read them. */
 export const imagesPageQuery = (page: number, limit: number) => ({
-  queryKey: ["images.list", { page, limit }],
+  queryKey: trpc.images.list.queryKey({ page, limit }),
   queryFn: async () => (await api.images.list.query({ page, limit })).data,
 });
 
-export const IMAGE_STORAGE_QUERY = { queryKey: ["images.storage"], queryFn: () => api.images.storage.query() };
+export const IMAGE_STORAGE_QUERY = { queryKey: trpc.images.storage.queryKey(), queryFn: () => api.images.storage.query() };
 
 /** After an upload or a deletion: the lists and the storage used change. Settles once the lists shown are fetched again. */
 export async function refreshImages(queryClient: QueryClient): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: ["images.list"] }), queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey })]);
+  await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.images.list.queryKey() }), queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey })]);
 }
 
 /** The image as the owner recognizes it: "640×480 PNG, 12.3 kB". */

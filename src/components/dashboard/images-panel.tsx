@@ -11,6 +11,7 @@ import { LocalTime } from "~/components/ui/local-time";
 import { Pagination } from "~/components/ui/pagination";
 import type { ImageView } from "~/server/api/routers/images/schemas";
 import { api, errorMessage } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { ChooseImageButton, UploadStatus, useImageUpload } from "./image-upload";
 import { ImageThumbnail } from "./image-thumbnail";
 import { describeImage, imageMarkdown, imagesPageQuery, refreshImages } from "./images-client";
@@ -85,7 +86,7 @@ function ImageCard({ image, onDeleted, onDeleteFailed }: { image: ImageView; onD
   const [confirmOpen, setConfirmOpen] = useState(false);
   // Asked when the owner means to delete: the blogs showing it now.
   const usage = useQuery({
-    queryKey: ["images.usage", image.id],
+    queryKey: trpc.images.usage.queryKey({ imageId: image.id }),
     queryFn: () => api.images.usage.query({ imageId: image.id }),
     enabled: confirmOpen,
     staleTime: 0,

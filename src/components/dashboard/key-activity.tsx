@@ -7,6 +7,7 @@ import { Card, CardTitle, EmptyState, Loading, Skeleton } from "~/components/ui/
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { api } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
 import { KEYS_QUERY } from "./keys-client";
 import { PageHeader } from "./page-header";
@@ -17,7 +18,7 @@ const statusTone = (status: number) => (status >= 500 ? "red" : status >= 400 ? 
 /** One key: its usage per day by outcome (last 30 days) and its latest requests from the request log. */
 export function KeyActivityPanel({ id }: { id: string }) {
   const keys = useQuery(KEYS_QUERY);
-  const activity = useQuery({ queryKey: ["keys.activity", id], queryFn: () => api.keys.activity.query({ id }) });
+  const activity = useQuery({ queryKey: trpc.keys.activity.queryKey({ id }), queryFn: () => api.keys.activity.query({ id }) });
   const key = keys.data?.find((k) => k.id === id);
   return (
     <>

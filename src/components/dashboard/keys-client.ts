@@ -1,7 +1,8 @@
 import { api } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 
 /** The owner's keys, as the keys page and the dashboard's expiry notice read them. */
-export const KEYS_QUERY = { queryKey: ["keys.list"], queryFn: () => api.keys.list.query() };
+export const KEYS_QUERY = { queryKey: trpc.keys.list.queryKey(), queryFn: () => api.keys.list.query() };
 
 /** The keys list's heading: where focus goes when an action removes the control that had it. */
 export const KEYS_HEADING_ID = "keys-heading";

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "~/components/ui/dialog";
 import { LocalTime } from "~/components/ui/local-time";
 import { DEFAULT_PREVIEW_LIFETIME, PREVIEW_LIFETIME_NAMES, PREVIEW_LIFETIMES, type PreviewLifetime } from "~/shared/preview-lifetimes";
 import { api, errorMessage } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 
 /**
  * "Share preview" (docs/api.md, preview links): a secret link to the blog as its public page will
@@ -21,7 +22,7 @@ export function SharePreview({ blogId }: { blogId: string }) {
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [problem, setProblem] = useState("");
-  const queryKey = ["blogs.previews.list", blogId];
+  const queryKey = trpc.blogs.previews.list.queryKey({ blogId });
   const links = useQuery({ queryKey, queryFn: () => api.blogs.previews.list.query({ blogId }) });
   const create = useMutation({
     mutationFn: () => api.blogs.previews.create.mutate({ blogId, lifetime }),

@@ -9,6 +9,7 @@ import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { PLAN_HOURLY_LIMITS, PLAN_NAMES, PLANS, type Plan } from "~/shared/plans";
 import { api, fieldErrors } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
 import { OUTCOMES, UsageChart } from "./usage-chart";
 
@@ -20,8 +21,8 @@ type Range = { from?: string; to?: string };
 
 export function UsagePanel() {
   const [range, setRange] = useState<Range>({});
-  const rate = useQuery({ queryKey: ["usage.rateLimit"], queryFn: () => api.usage.rateLimit.query(), staleTime: 0 });
-  const analytics = useQuery({ queryKey: ["usage.analytics", range], queryFn: () => api.usage.analytics.query(range), staleTime: 0, retry: false });
+  const rate = useQuery({ queryKey: trpc.usage.rateLimit.queryKey(), queryFn: () => api.usage.rateLimit.query(), staleTime: 0 });
+  const analytics = useQuery({ queryKey: trpc.usage.analytics.queryKey(range), queryFn: () => api.usage.analytics.query(range), staleTime: 0, retry: false });
   const rangeErrors = analytics.error ? fieldErrors(analytics.error, RANGE_FIELDS) : {};
   const error = rate.error ?? (analytics.error && rangeErrors.form ? analytics.error : null);
 

@@ -12,12 +12,13 @@ import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { formatDateTime } from "~/lib/format";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/shared/webhook-events";
 import { api, errorMessage, fieldErrors } from "~/trpc/react";
+import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
 
 type Endpoint = Awaited<ReturnType<typeof api.webhooks.list.query>>[number];
 type Delivery = Awaited<ReturnType<typeof api.webhooks.deliveries.query>>[number];
 
-const LIST_KEY = ["webhooks.list"];
+const LIST_KEY = trpc.webhooks.list.queryKey();
 
 export function WebhooksPanel() {
   const endpoints = useQuery({ queryKey: LIST_KEY, queryFn: () => api.webhooks.list.query() });
@@ -134,7 +135,7 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
     onSuccess: () => {
       setNotice("Test event queued.");
       setShowDeliveries(true);
-      void queryClient.invalidateQueries({ queryKey: ["webhooks.deliveries", endpoint.id] });
+      void queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ id: endpoint.id }) });
     },
     onError,
   });
@@ -218,7 +219,7 @@ function DeleteEndpoint({ endpoint }: { endpoint: Endpoint }) {
 
 function Deliveries({ endpointId }: { endpointId: string }) {
   const deliveries = useQuery({
-    queryKey: ["webhooks.deliveries", endpointId],
+    queryKey: trpc.webhooks.deliveries.queryKey({ id: endpointId }),
     queryFn: () => api.webhooks.deliveries.query({ id: endpointId }),
     refetchInterval: 5_000,
   });
@@ -256,7 +257,7 @@ function DeliveryRow({ delivery, endpointId }: { delivery: Delivery; endpointId:
   const queryClient = useQueryClient();
   const resend = useMutation({
     mutationFn: () => api.webhooks.resend.mutate({ deliveryId: delivery.id }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["webhooks.deliveries", endpointId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey({ id: endpointId }) }),
   });
   const last = delivery.attempts.at(-1);
   return (

@@ -2,6 +2,7 @@ import "server-only";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 import { BLOG_STATUSES, type BlogStatus } from "~/shared/blog-status";
 import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, parseBlogSort, type BlogSort, type BlogSortName } from "~/shared/blog-sort";
+import type { BlogListPosition, BlogListQuery } from "./blog-list-query";
 
 /**
  * The opaque `cursor` of GET /api/v1/blogs: the position after the last blog of a page (its
@@ -11,25 +12,17 @@ import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, parseBlogSort, type BlogSort, type 
  * page-number request would.
  *
  * Encoding: base64url of a JSON array [version, key, id, page, limit, public, from, to, sort,
- * status, tag], followed by the search text `q` when there is one. Version 1 cursors (before sorts,
- * status and tags: [1, createdAt, id, page, limit, public, from, to, q?]) still read.
+ * status, tag], followed by the search text `q` when there is one (positions, not names: renaming a
+ * field leaves issued cursors valid). Version 1 cursors (before sorts, status and tags: [1,
+ * createdAt, id, page, limit, public, from, to, q?]) still read.
  * Clients must treat it as opaque; the server validates every field it decodes.
  */
-export interface BlogCursor {
+export interface BlogCursor extends BlogListQuery, BlogListPosition {
   sort: BlogSortName;
   /** The last blog's value of the sort column: ISO 8601 for a time, the title, or null (no publishedAt). */
   key: string | null;
-  id: string;
   /** The page this cursor leads to (>= 2). */
   page: number;
-  limit: number;
-  isPublic?: boolean;
-  status?: BlogStatus;
-  /** A tag's slug. */
-  tag?: string;
-  from?: Date;
-  to?: Date;
-  search?: string;
 }
 
 const VERSION = 2;
@@ -46,13 +39,13 @@ export function encodeBlogCursor(cursor: BlogCursor): string {
     cursor.id,
     cursor.page,
     cursor.limit,
-    cursor.isPublic ?? null,
+    cursor.public ?? null,
     day(cursor.from),
     day(cursor.to),
     cursor.sort,
     cursor.status ?? null,
     cursor.tag ?? null,
-    ...(cursor.search ? [cursor.search] : []),
+    ...(cursor.q ? [cursor.q] : []),
   ];
   return Buffer.from(JSON.stringify(fields)).toString("base64url");
 }
@@ -77,7 +70,7 @@ export function decodeBlogCursor(value: string): BlogCursor | null {
   }
   const list = fields as unknown[];
   if (list.length < 11 || list.length > 12) return null;
-  const [version, key, id, page, limit, isPublic, from, to, sort, status, tag, search] = list;
+  const [version, key, id, page, limit, isPublic, from, to, sort, status, tag, q] = list;
   if (version !== VERSION) return null;
   if (typeof sort !== "string" || !(BLOG_SORTS as readonly string[]).includes(sort)) return null;
   if (!validKey(parseBlogSort(sort as BlogSortName).column, key)) return null;
@@ -92,19 +85,19 @@ export function decodeBlogCursor(value: string): BlogCursor | null {
   if (fromDay === null || toDay === null) return null;
   if (status !== null && !(BLOG_STATUSES as readonly unknown[]).includes(status)) return null;
   if (tag !== null && (typeof tag !== "string" || tag.length === 0 || tag.length > 200)) return null;
-  if (list.length === 12 && (typeof search !== "string" || search.length === 0 || search.length > MAX_SEARCH_LENGTH)) return null;
+  if (list.length === 12 && (typeof q !== "string" || q.length === 0 || q.length > MAX_SEARCH_LENGTH)) return null;
   return {
     sort: sort as BlogSortName,
     key: key as string | null,
     id,
     page: page as number,
     limit: limit as number,
-    isPublic: isPublic ?? undefined,
+    public: isPublic ?? undefined,
     status: (status as BlogStatus | null) ?? undefined,
     tag: (tag as string | null) ?? undefined,
     from: fromDay,
     to: toDay,
-    search: search as string | undefined,
+    q: q as string | undefined,
   };
 }
 

@@ -3,30 +3,22 @@ import "server-only";
  * The SQL of the blog list (src/server/blogs/list-blogs.ts), sent to the shared pool
  * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.
  */
-import type { BlogStatus } from "~/shared/blog-status";
+import { formatCalendarDate } from "~/shared/calendar-date";
 import { BLOG_VIEW_SELECT, type BlogView } from "./blog-view";
 import { DEFAULT_BLOG_SORT, type BlogSort } from "~/shared/blog-sort";
+import type { BlogListPosition, BlogListQuery } from "./blog-list-query";
 
-export interface ListBlogsSqlQuery {
+/** The list's query (its page number as `offset`, its sort parsed) and the scope it reads in. */
+export interface ListBlogsSqlQuery extends Omit<BlogListQuery, "page" | "sort"> {
   accountId: string;
   /** Only blogs with API access (an API key's scope, src/server/blogs/blog-scope.ts). */
   apiAccessOnly: boolean;
-  limit: number;
   /** Rows skipped before the page (page number requests); 0 with a cursor. */
   offset: number;
-  /** The order, default newest first (./blog-sort.ts). */
+  /** The order, default newest first (src/shared/blog-sort.ts). */
   sort?: BlogSort;
-  isPublic?: boolean;
-  status?: BlogStatus;
-  /** A tag's slug: only blogs carrying it. */
-  tagSlug?: string;
-  /** Inclusive whole UTC days, as YYYY-MM-DD. */
-  fromDay?: string;
-  toDay?: string;
-  /** Matches the title or the slug, ignoring case. */
-  search?: string;
-  /** Keyset position: only blogs strictly after it in the list's order (`key` is the sort column's value as text, null for none). */
-  after?: { key: string | null; id: string };
+  /** Keyset position: only blogs strictly after it in the list's order. */
+  after?: BlogListPosition;
 }
 
 /** One row per blog of the page (its id and sort column's value too), each with `total`; a single row of nulls and `total` when the page is empty. */
@@ -58,32 +50,32 @@ export function listBlogsSql(query: ListBlogsSqlQuery): { text: string; values: 
   const counted = [`"userId" = $1`];
   const matched = [`"userId" = $1`];
   if (query.apiAccessOnly) matched.push(`"allowApiAccess"`);
-  if (query.isPublic !== undefined) {
-    matched.push(`"isPublic" = ${param(query.isPublic)}`);
-    counted.push(`"status" ${query.isPublic ? "=" : "<>"} 'published'`);
+  if (query.public !== undefined) {
+    matched.push(`"isPublic" = ${param(query.public)}`);
+    counted.push(`"status" ${query.public ? "=" : "<>"} 'published'`);
   }
   if (query.status) {
     const p = param(query.status);
     matched.push(`"status" = ${p}::"BlogStatus"`);
     counted.push(`"status" = ${p}::"BlogStatus"`);
   }
-  if (query.tagSlug) matched.push(`"tagSlugs" @> ARRAY[${param(query.tagSlug)}]::text[]`);
-  if (query.fromDay) {
-    const p = param(query.fromDay);
+  if (query.tag) matched.push(`"tagSlugs" @> ARRAY[${param(query.tag)}]::text[]`);
+  if (query.from) {
+    const p = param(formatCalendarDate(query.from));
     counted.push(`"day" >= ${p}::date`);
     matched.push(`"createdAt" >= (${p}::date)::timestamp AT TIME ZONE 'UTC'`);
   }
-  if (query.toDay) {
-    const p = param(query.toDay);
+  if (query.to) {
+    const p = param(formatCalendarDate(query.to));
     counted.push(`"day" <= ${p}::date`);
     matched.push(`"createdAt" < (${p}::date + 1)::timestamp AT TIME ZONE 'UTC'`);
   }
-  if (query.search) {
-    const p = param(containsPattern(query.search));
+  if (query.q) {
+    const p = param(containsPattern(query.q));
     matched.push(`("title" ILIKE ${p} OR "blogSlug" ILIKE ${p})`);
   }
   const total =
-    query.apiAccessOnly && !query.search && !query.tagSlug
+    query.apiAccessOnly && !query.q && !query.tag
       ? `SELECT COALESCE(sum("count"), 0)::int AS "total" FROM "blog_day_count" WHERE ${counted.join(" AND ")}`
       : `SELECT count(*)::int AS "total" FROM "blog" WHERE ${matched.join(" AND ")}`;
 
@@ -114,7 +106,7 @@ ORDER BY p."sortKey" ${direction}, p."id" ${direction} ${limit}`;
  * and before them descending, as PostgreSQL orders them: past a value ascending come the larger
  * values, then the nulls; past a null descending, the remaining nulls, then every value.
  */
-function keysetRanges(sort: BlogSort, after: { key: string | null; id: string }, param: (value: unknown) => string): string[] {
+function keysetRanges(sort: BlogSort, after: BlogListPosition, param: (value: unknown) => string): string[] {
   const column = `"${sort.column}"`;
   const beyond = sort.descending ? "<" : ">";
   const id = param(after.id);

@@ -1,6 +1,6 @@
 import "server-only";
 import { getSqlPool } from "~/server/db";
-import type { ImageStore } from "./store";
+import type { ImageStore } from "./image-store";
 
 /**
  * Files as rows of image_file, written in the transaction that records their image and deleted with

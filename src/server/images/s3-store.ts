@@ -2,7 +2,7 @@ import "server-only";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Env } from "~/env";
 import { contentTypeOf, formatOfFile } from "~/shared/images";
-import type { ImageStore } from "./store";
+import type { ImageStore } from "./image-store";
 
 /** Objects are `images/{imageId}/{file}`: one prefix per image, listed to delete it whole. */
 const keyOf = (imageId: string, name: string) => `images/${imageId}/${name}`;

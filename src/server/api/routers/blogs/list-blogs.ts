@@ -1,5 +1,6 @@
 import "server-only";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { BLOG_LIST_PARAMETERS, type BlogListQuery } from "~/server/blogs/blog-list-query";
 import { listBlogs } from "~/server/blogs/list-blogs";
 import { ApiError } from "../../errors";
 import { procedure } from "../../trpc";
@@ -24,41 +25,18 @@ export const listBlogsProcedure = procedure
   .input(listBlogsInput)
   .output(listBlogsOutput)
   .query(async ({ ctx, input }) => {
-    if (input.from && input.to && input.from > input.to) {
+    const { cursor, ...sent } = input;
+    const query: BlogListQuery = { ...sent, q: sent.q?.trim() || undefined };
+    if (query.from && query.to && query.from > query.to) {
       throw new ApiError("INVALID_PARAMETER", "Invalid parameter: from", "from must not be after to");
     }
     const scope = blogScope(ctx.caller);
-    const search = input.q?.trim() || undefined;
-    const { cursor } = input;
-    if (!cursor) {
-      const data = await listBlogs(ctx.sql, scope, {
-        page: input.page,
-        limit: input.limit,
-        sort: input.sort,
-        isPublic: input.public,
-        status: input.status,
-        tag: input.tag,
-        from: input.from,
-        to: input.to,
-        search,
-      });
-      return { success: true as const, data };
-    }
+    if (!cursor) return { success: true as const, data: await listBlogs(ctx.sql, scope, query) };
     // The cursor fixes the query it continues: parameters sent with it must agree with it.
-    const sent = ctx.url.searchParams;
-    const differs = (name: string, sentValue: unknown, cursorValue: unknown) =>
-      sent.has(name) && sentValue !== cursorValue ? name : undefined;
-    const day = (date?: Date) => date?.getTime();
-    const conflict =
-      differs("page", input.page, cursor.page) ??
-      differs("limit", input.limit, cursor.limit) ??
-      differs("sort", input.sort, cursor.sort) ??
-      differs("public", input.public, cursor.isPublic) ??
-      differs("status", input.status, cursor.status) ??
-      differs("tag", input.tag, cursor.tag) ??
-      differs("from", day(input.from), day(cursor.from)) ??
-      differs("to", day(input.to), day(cursor.to)) ??
-      differs("q", search, cursor.search);
+    const comparable = (value: unknown) => (value instanceof Date ? value.getTime() : value);
+    const conflict = BLOG_LIST_PARAMETERS.find(
+      (name) => ctx.url.searchParams.has(name) && comparable(query[name]) !== comparable(cursor[name]),
+    );
     if (conflict) {
       throw new ApiError(
         "INVALID_PARAMETER",
@@ -66,17 +44,6 @@ export const listBlogsProcedure = procedure
         `cursor was issued for another ${conflict}; omit ${conflict} or send the value the cursor was issued for`,
       );
     }
-    const data = await listBlogs(ctx.sql, scope, {
-      page: cursor.page,
-      limit: cursor.limit,
-      sort: cursor.sort,
-      isPublic: cursor.isPublic,
-      status: cursor.status,
-      tag: cursor.tag,
-      from: cursor.from,
-      to: cursor.to,
-      search: cursor.search,
-      after: cursor,
-    });
-    return { success: true as const, data };
+    const { key, id, ...continued } = cursor;
+    return { success: true as const, data: await listBlogs(ctx.sql, scope, continued, { key, id }) };
   });

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
-import { encodeBlogCursor, MAX_SEARCH_LENGTH } from "~/server/blogs/blog-cursor";
+import { encodeBlogCursor, MAX_SEARCH_LENGTH, type BlogCursor } from "~/server/blogs/blog-cursor";
+import type { BlogListQuery } from "~/server/blogs/blog-list-query";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
 import { blogCursorParam, booleanParam, calendarDateParam, enumParam, integerParam, tagParam } from "../../query-params";
@@ -86,14 +87,15 @@ const LIST_EXAMPLE_CURSOR = encodeBlogCursor({
   id: "blog-id",
   page: LIST_EXAMPLE.page,
   limit: LIST_EXAMPLE.limit,
-  isPublic: LIST_EXAMPLE.public,
+  public: LIST_EXAMPLE.public,
   status: LIST_EXAMPLE.status,
   tag: LIST_EXAMPLE.tag,
   from: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
   to: new Date(`${LIST_EXAMPLE.day}T00:00:00.000Z`),
-  search: LIST_EXAMPLE.q,
+  q: LIST_EXAMPLE.q,
 });
 
+/** The query of src/server/blogs/blog-list-query.ts as parameters, `q` as sent (untrimmed), and its cursor. */
 export const listBlogsInput = z.object({
   page: integerParam("page", { min: 1, default: DEFAULT_PAGE }).meta({ description: "Page number", example: LIST_EXAMPLE.page }),
   limit: integerParam("limit", { min: 1, max: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }).meta({
@@ -128,7 +130,7 @@ export const listBlogsInput = z.object({
       "pagination.nextCursor of a previous response: reads the page it leads to by position instead of by offset (same cost at any depth). " +
       "The cursor carries its page number, limit, sort and filters: page, limit, sort, public, status, tag, from, to and q may be omitted or repeated, but not changed.",
   }),
-});
+}) satisfies z.ZodType<BlogListQuery & { cursor?: BlogCursor }>;
 
 export const listBlogsOutput = successEnvelope(z.object({ blogs: z.array(blogSchema), pagination: paginationSchema }));
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { createTRPCRouter } from "../../trpc";
-import { getUsageAnalyticsProcedure } from "./get-analytics";
+import { getUsageAnalyticsProcedure } from "./get-usage-analytics";
 import { getRateLimitProcedure } from "./get-rate-limit";
 
 /** API usage, for its owner in the dashboard (the API's own is GET /api/v1/analytics). */

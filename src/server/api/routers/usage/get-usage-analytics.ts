@@ -3,7 +3,7 @@ import { getAnalytics, resolveAnalyticsRange } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { callerAccount } from "~/server/accounts/caller";
 import { procedure } from "../../trpc";
-import { getAnalyticsInput } from "../analytics/get-analytics";
+import { getAnalyticsInput } from "../analytics/schemas";
 
 /**
  * Owner only (no permission, no OpenAPI meta): the data of GET /api/v1/analytics, with the same

@@ -1,0 +1,344 @@
+-- The current definition of every function and trigger of the app's schema, as PostgreSQL prints
+-- them (pg_get_functiondef, pg_get_triggerdef): migrations under prisma/migrations create them and
+-- later ones may replace them, so this is where to read them. Nothing applies this file: a
+-- migration that creates, replaces or drops a function or trigger updates it too, and
+-- tests/db/functions.test.ts checks it against the migrated database (docs/database.md).
+-- Functions by name, then triggers by table and name.
+
+CREATE OR REPLACE FUNCTION public.blog_api_view(b blog)
+ RETURNS json
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+BEGIN
+  RETURN json_build_object(
+    'id', "b"."id", 'title', "b"."title", 'blogSlug', "b"."blogSlug", 'description', "b"."description",
+    'content', "b"."content", 'isPublic', "b"."isPublic", 'allowApiAccess', "b"."allowApiAccess",
+    'seoTitle', "b"."seoTitle", 'seoDescription', "b"."seoDescription", 'tags', to_json(COALESCE("b"."tags", '{}')),
+    'coverImage', "b"."coverImageId",
+    'status', "b"."status", 'publishAt', "webhook_iso_time"("b"."publishAt"), 'publishedAt', "webhook_iso_time"("b"."publishedAt"),
+    'createdAt', "webhook_iso_time"("b"."createdAt"), 'updatedAt', "webhook_iso_time"("b"."updatedAt"));
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_day_count_apply()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "blog_day_count" ("userId", "day", "status", "count")
+    SELECT "userId", ("createdAt" AT TIME ZONE 'UTC')::date, "status", count(*)::int
+    FROM "new_rows" WHERE "allowApiAccess"
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT ("userId", "day", "status") DO UPDATE SET "count" = "blog_day_count"."count" + EXCLUDED."count";
+    RETURN NULL;
+  ELSIF TG_OP = 'UPDATE' THEN
+    -- An update that changes no counted column (title, content...) has equal old and new keys,
+    -- whose deltas cancel: nothing is written.
+    INSERT INTO "blog_day_count" ("userId", "day", "status", "count")
+    SELECT "userId", "day", "status", sum("delta")::int
+    FROM (
+      SELECT "userId", ("createdAt" AT TIME ZONE 'UTC')::date AS "day", "status", -1 AS "delta"
+      FROM "old_rows" WHERE "allowApiAccess"
+      UNION ALL
+      SELECT "userId", ("createdAt" AT TIME ZONE 'UTC')::date, "status", 1
+      FROM "new_rows" WHERE "allowApiAccess"
+    ) AS "change"
+    GROUP BY 1, 2, 3 HAVING sum("delta") <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT ("userId", "day", "status") DO UPDATE SET "count" = "blog_day_count"."count" + EXCLUDED."count";
+  ELSE
+    INSERT INTO "blog_day_count" ("userId", "day", "status", "count")
+    SELECT "userId", ("createdAt" AT TIME ZONE 'UTC')::date, "status", -count(*)::int
+    FROM "old_rows" WHERE "allowApiAccess"
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT ("userId", "day", "status") DO UPDATE SET "count" = "blog_day_count"."count" + EXCLUDED."count";
+  END IF;
+  -- Counters that dropped to zero carry nothing: remove them (deleted blogs, deleted accounts).
+  DELETE FROM "blog_day_count" AS c
+  USING (SELECT DISTINCT "userId", ("createdAt" AT TIME ZONE 'UTC')::date AS "day", "status" FROM "old_rows") AS o
+  WHERE c."count" = 0 AND c."userId" = o."userId" AND c."day" = o."day" AND c."status" = o."status";
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_day_count_truncate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM "blog_day_count";
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_derive_state()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  NEW."tags" := COALESCE(NEW."tags", '{}');
+  NEW."tagSlugs" := "blog_tag_slugs"(NEW."tags");
+  IF NEW."isPublic" THEN
+    NEW."publishAt" := NULL;
+    NEW."publishedAt" := COALESCE(NEW."publishedAt", CASE
+      WHEN TG_OP = 'INSERT' THEN NEW."createdAt"
+      WHEN NEW."updatedAt" IS DISTINCT FROM OLD."updatedAt" THEN NEW."updatedAt"
+      ELSE now()
+    END);
+  END IF;
+  NEW."status" := CASE WHEN NEW."isPublic" THEN 'published' WHEN NEW."publishAt" IS NOT NULL THEN 'scheduled' ELSE 'draft' END;
+  RETURN NEW;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_record_revision()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "source" JSONB := NULLIF(current_setting('blogmgr.change_source', true), '')::jsonb;
+  "changed" TEXT[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    "changed" := ARRAY['title', 'description', 'content', 'seoTitle', 'seoDescription', 'tags'];
+  ELSE
+    "changed" := array_remove(ARRAY[
+      CASE WHEN OLD."title" IS DISTINCT FROM NEW."title" THEN 'title' END,
+      CASE WHEN OLD."description" IS DISTINCT FROM NEW."description" THEN 'description' END,
+      CASE WHEN OLD."content" IS DISTINCT FROM NEW."content" THEN 'content' END,
+      CASE WHEN OLD."seoTitle" IS DISTINCT FROM NEW."seoTitle" THEN 'seoTitle' END,
+      CASE WHEN OLD."seoDescription" IS DISTINCT FROM NEW."seoDescription" THEN 'seoDescription' END,
+      CASE WHEN OLD."tags" IS DISTINCT FROM NEW."tags" THEN 'tags' END
+    ], NULL);
+    IF cardinality("changed") = 0 THEN
+      RETURN NULL;
+    END IF;
+  END IF;
+  INSERT INTO "blog_revision" ("id", "blogId", "createdAt", "changedBy", "changedByName", "changedFields",
+    "title", "description", "content", "seoTitle", "seoDescription", "tags")
+  VALUES ('rev_' || replace(gen_random_uuid()::text, '-', ''), NEW."id", now(), COALESCE("source"->>'by', 'database'), "source"->>'name', "changed",
+    NEW."title", NEW."description", NEW."content", NEW."seoTitle", NEW."seoDescription", NEW."tags");
+  DELETE FROM "blog_revision" WHERE "blogId" = NEW."id" AND "seq" <= (
+    SELECT "seq" FROM "blog_revision" WHERE "blogId" = NEW."id" ORDER BY "seq" DESC OFFSET 100 LIMIT 1
+  );
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_schedule_job()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NOT "job_engine_installed"() THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    PERFORM graphile_worker.remove_job('blog_publish:' || OLD."id");
+  ELSIF NEW."publishAt" IS NOT NULL THEN
+    PERFORM graphile_worker.add_job('blog_publish', json_build_object('blogId', NEW."id"), run_at := NEW."publishAt",
+      job_key := 'blog_publish:' || NEW."id", job_key_mode := 'replace', max_attempts := 25);
+  ELSE
+    PERFORM graphile_worker.remove_job('blog_publish:' || NEW."id");
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_tag_slug(tag text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE STRICT
+AS $function$
+  SELECT trim(BOTH '-' FROM regexp_replace(lower(regexp_replace(normalize("tag", NFKD), '[\u0300-\u036f]', '', 'g')), '[^a-z0-9]+', '-', 'g'))
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_tag_slugs(tags text[])
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT COALESCE(array_agg(DISTINCT "slug"), '{}') FROM (SELECT "blog_tag_slug"("t") AS "slug" FROM unnest("tags") AS "t") AS "s" WHERE "slug" <> ''
+$function$;
+
+CREATE OR REPLACE FUNCTION public.job_engine_installed()
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT EXISTS (
+    SELECT 1 FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace
+    WHERE n.nspname = 'graphile_worker' AND p.proname = 'add_job'
+  )
+$function$;
+
+CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF EXISTS (SELECT 1 FROM "public_content_version" WHERE "userId" = NEW."id") THEN
+    PERFORM "public_content_version_move"(ARRAY[NEW."id"]);
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.public_content_version_bump()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "touched" TEXT[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(DISTINCT "userId") INTO "touched" FROM "new_rows" WHERE "isPublic";
+  ELSIF TG_OP = 'UPDATE' THEN
+    SELECT array_agg("userId") INTO "touched" FROM (
+      SELECT "userId" FROM "old_rows" WHERE "isPublic"
+      UNION
+      SELECT "userId" FROM "new_rows" WHERE "isPublic"
+    ) AS "t";
+  ELSE
+    -- An account's deletion deletes its blogs too (cascade): its row goes, it is not bumped, but
+    -- its pages are announced gone.
+    SELECT array_agg(DISTINCT "userId") INTO "touched" FROM "old_rows" AS o
+    WHERE "isPublic" AND EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = o."userId");
+    DELETE FROM "public_content_version" AS v
+    WHERE v."userId" IN (SELECT "userId" FROM "old_rows") AND NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = v."userId");
+    PERFORM pg_notify('blogmgr_public_content', "userId") FROM (SELECT DISTINCT "userId" FROM "old_rows") AS "gone"
+    WHERE NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = "gone"."userId");
+  END IF;
+  IF "touched" IS NOT NULL THEN
+    PERFORM "public_content_version_move"("touched");
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.public_content_version_move(touched text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "public_content_version" AS v ("userId", "version", "changedAt")
+  SELECT "id", pg_current_xact_id()::text::bigint, date_trunc('second', clock_timestamp())
+  FROM unnest("touched") AS "id" ORDER BY 1
+  ON CONFLICT ("userId") DO UPDATE SET
+    "version" = EXCLUDED."version",
+    "changedAt" = GREATEST(EXCLUDED."changedAt", v."changedAt" + interval '1 second');
+  PERFORM pg_notify('blogmgr_public_content', "id") FROM unnest("touched") AS "id";
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.public_content_version_truncate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  UPDATE "public_content_version" SET "version" = pg_current_xact_id()::text::bigint, "changedAt" = GREATEST(date_trunc('second', clock_timestamp()), "changedAt" + interval '1 second');
+  PERFORM pg_notify('blogmgr_public_content', '*');
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.webhook_api_key_deactivated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM "webhook_record_event"(NEW."userId", 'api_key.deactivated', "webhook_api_key_view"(NEW));
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.webhook_api_key_view(k api_key)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+    'id', "k"."id", 'name', "k"."name", 'description', "k"."description",
+    'keyPrefix', "k"."keyPrefix", 'keySuffix', "k"."keySuffix", 'permissions', to_jsonb("k"."permissions"),
+    'expiresAt', "webhook_iso_time"("k"."expiresAt"), 'deactivatedAt', "webhook_iso_time"("k"."deactivatedAt"),
+    'createdAt', "webhook_iso_time"("k"."createdAt"))
+$function$;
+
+CREATE OR REPLACE FUNCTION public.webhook_blog_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "publication" TEXT[] := ARRAY['updatedAt', 'isPublic', 'status', 'publishAt', 'publishedAt'];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    PERFORM "webhook_record_event"(NEW."userId", 'blog.created', "blog_api_view"(NEW)::jsonb);
+    IF NEW."publishAt" IS NOT NULL THEN
+      PERFORM "webhook_record_event"(NEW."userId", 'blog.scheduled', "blog_api_view"(NEW)::jsonb);
+    END IF;
+  ELSIF TG_OP = 'DELETE' THEN
+    PERFORM "webhook_record_event"(OLD."userId", 'blog.deleted', jsonb_build_object('id', OLD."id"));
+  ELSE
+    IF ("blog_api_view"(OLD)::jsonb - "publication") IS DISTINCT FROM ("blog_api_view"(NEW)::jsonb - "publication")
+       OR (OLD."publishAt" IS NOT NULL AND NEW."publishAt" IS NULL AND NOT NEW."isPublic") THEN
+      PERFORM "webhook_record_event"(NEW."userId", 'blog.updated', "blog_api_view"(NEW)::jsonb);
+    END IF;
+    IF NEW."publishAt" IS NOT NULL AND NEW."publishAt" IS DISTINCT FROM OLD."publishAt" THEN
+      PERFORM "webhook_record_event"(NEW."userId", 'blog.scheduled', "blog_api_view"(NEW)::jsonb);
+    END IF;
+    IF OLD."isPublic" IS DISTINCT FROM NEW."isPublic" THEN
+      PERFORM "webhook_record_event"(NEW."userId", CASE WHEN NEW."isPublic" THEN 'blog.published' ELSE 'blog.unpublished' END, "blog_api_view"(NEW)::jsonb);
+    END IF;
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.webhook_iso_time(t timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT to_char("t" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$function$;
+
+CREATE OR REPLACE FUNCTION public.webhook_record_event(p_user_id text, p_type text, p_data jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "v_event_id" TEXT;
+BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM "webhook_endpoint" WHERE "userId" = "p_user_id" AND "enabled" AND "p_type" = ANY ("eventTypes")
+  ) THEN
+    RETURN;
+  END IF;
+  "v_event_id" := 'msg_' || replace(gen_random_uuid()::text, '-', '');
+  INSERT INTO "webhook_event" ("id", "userId", "type", "data") VALUES ("v_event_id", "p_user_id", "p_type", "p_data");
+  IF EXISTS (
+    SELECT 1 FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace
+    WHERE n.nspname = 'graphile_worker' AND p.proname = 'add_job'
+  ) THEN
+    PERFORM graphile_worker.add_job('webhook_fanout', json_build_object('eventId', "v_event_id"), max_attempts := 10);
+  END IF;
+END;
+$function$;
+
+CREATE TRIGGER webhook_api_key_deactivated AFTER UPDATE OF "deactivatedAt" ON public.api_key FOR EACH ROW WHEN (((old."deactivatedAt" IS NULL) AND (new."deactivatedAt" IS NOT NULL))) EXECUTE FUNCTION webhook_api_key_deactivated();
+CREATE TRIGGER blog_day_count_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
+CREATE TRIGGER blog_day_count_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
+CREATE TRIGGER blog_day_count_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_truncate();
+CREATE TRIGGER blog_day_count_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
+CREATE TRIGGER blog_derive_state BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_derive_state();
+CREATE TRIGGER blog_record_revision AFTER INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_record_revision();
+CREATE TRIGGER blog_schedule_job_delete AFTER DELETE ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
+CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
+CREATE TRIGGER blog_schedule_job_update AFTER UPDATE OF "publishAt", "isPublic" ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS DISTINCT FROM new."publishAt")) EXECUTE FUNCTION blog_schedule_job();
+CREATE TRIGGER public_content_version_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
+CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
+CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();
+CREATE TRIGGER public_content_version_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
+CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION webhook_blog_change();
+CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle))) EXECUTE FUNCTION public_content_owner_renamed();
