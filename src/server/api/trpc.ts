@@ -1,8 +1,9 @@
 import "server-only";
 /**
- * tRPC setup: the context and the one procedure builder. Both doors serve the same procedures:
- * /api/v1 (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before
- * the procedure runs; /api/trpc (src/server/api/dashboard/handler.ts) from the owner's session.
+ * tRPC setup: the context and the procedure builders (one for the operations keys may call, one
+ * for the owner's own). Both doors serve the same procedures: /api/v1
+ * (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before the
+ * procedure runs; /api/trpc (src/server/api/dashboard/handler.ts) from the owner's session.
  * What a caller may do follows from the caller alone (src/server/accounts/caller.ts).
  */
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -39,12 +40,16 @@ export function createTRPCContext(opts: RequestContextOptions) {
 export type Context = ReturnType<typeof createTRPCContext>;
 
 /**
- * Procedure metadata: the permission a key needs (none: the owner's alone), the OpenAPI operation
- * (only for the API's operations), the status of its success when not 200, the API error codes
- * it can answer with beyond the common ones, whether it honours Idempotency-Key, and a body that is not JSON.
+ * Procedure metadata: who may call it (the permission a key needs, or the owner alone), the
+ * OpenAPI operation (only for the API's operations), the status of its success when not 200, the
+ * API error codes it can answer with beyond the common ones, whether it honours Idempotency-Key,
+ * and a body that is not JSON.
  */
 export type Meta = OpenApiMeta<{
+  /** The permission a key needs; the owner holds every one. */
   permission?: Permission;
+  /** Refused to every key: set by ownerProcedure, so no operation is the owner's by leaving out its permission (tests/api/caller-rule.test.ts). */
+  ownerOnly?: true;
   successStatus?: number;
   errors?: ApiErrorCode[];
   idempotent?: boolean;
@@ -73,13 +78,14 @@ const t = initTRPC
 export const createTRPCRouter = t.router;
 
 /**
- * Every operation's builder, with the one middleware every call goes through. The caller must
- * hold the permission of the procedure's meta: the owner holds all, a key those it was given
- * (already checked by /api/v1 before the body was read; here a guard, not a second lookup); an
- * operation without one is refused to keys; text PostgreSQL could not store as sent is refused by
+ * The builder of every operation a key may call, each declaring the permission it needs in its
+ * meta, with the one middleware every call goes through. The caller must hold the permission of
+ * the procedure's meta: the owner holds all, a key those it was given (already checked by /api/v1
+ * before the body was read; here a guard, not a second lookup); an owner-only operation
+ * (ownerProcedure) is refused to keys; text PostgreSQL could not store as sent is refused by
  * field (src/shared/storable-text.ts); after a change, the account's public pages are made again
- * (src/server/public-site/forget.ts). One middleware rather than one per concern: tRPC
- * copies the call's options and context at every level of the chain.
+ * (src/server/public-site/forget.ts). One middleware rather than one per concern: tRPC copies the
+ * call's options and context at every level of the chain.
  */
 export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   const { caller } = ctx;
@@ -104,3 +110,6 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
   return result;
 });
+
+/** The builder of the owner's own operations (keys, usage, webhooks, preview links): refused to every key, served only on /api/trpc. */
+export const ownerProcedure = procedure.meta({ ownerOnly: true });
