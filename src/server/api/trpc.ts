@@ -42,14 +42,16 @@ export type Context = ReturnType<typeof createTRPCContext>;
 /**
  * Procedure metadata: who may call it (the permission a key needs, or the owner alone), the
  * OpenAPI operation (only for the API's operations), the status of its success when not 200, the
- * API error codes it can answer with beyond the common ones, whether it honours Idempotency-Key,
- * and a body that is not JSON.
+ * API error codes it can answer with beyond the common ones, whether it honours Idempotency-Key, a
+ * body that is not JSON, and whether it changes what the public site shows.
  */
 export type Meta = OpenApiMeta<{
   /** The permission a key needs; the owner holds every one. */
   permission?: Permission;
   /** Refused to every key: set by ownerProcedure, so no operation is the owner's by leaving out its permission (tests/api/caller-rule.test.ts). */
   ownerOnly?: true;
+  /** A success changes what the account's public pages show: they are made again at once (src/server/public-site/forget.ts). */
+  changesPublicPages?: true;
   successStatus?: number;
   errors?: ApiErrorCode[];
   idempotent?: boolean;
@@ -83,9 +85,9 @@ export const createTRPCRouter = t.router;
  * the procedure's meta: the owner holds all, a key those it was given (already checked by /api/v1
  * before the body was read; here a guard, not a second lookup); an owner-only operation
  * (ownerProcedure) is refused to keys; text PostgreSQL could not store as sent is refused by
- * field (src/shared/storable-text.ts); after a change, the account's public pages are made again
- * (src/server/public-site/forget.ts). One middleware rather than one per concern: tRPC copies the
- * call's options and context at every level of the chain.
+ * field (src/shared/storable-text.ts); after a change declaring `changesPublicPages`, the
+ * account's public pages are made again (src/server/public-site/forget.ts). One middleware rather
+ * than one per concern: tRPC copies the call's options and context at every level of the chain.
  */
 export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   const { caller } = ctx;
@@ -104,8 +106,8 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   // The context goes on as it is, its caller now known not to be null: a `ctx` given to `next`
   // would be copied, all its fields, on every call (bench/README.md, "Allocations on the hot path").
   const result = await next<{ caller: Caller<SessionUser> }>({});
-  // A change to the account's blogs (or its name) shows on the public site's next request.
-  if (type === "mutation" && result.ok) await forgetPublicPages(callerAccount(caller).id);
+  // A change to what the account's public pages show appears on the public site's next request.
+  if (meta?.changesPublicPages && result.ok) await forgetPublicPages(callerAccount(caller).id);
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
   if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
   return result;

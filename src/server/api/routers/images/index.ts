@@ -95,6 +95,7 @@ const deleteImageProcedure = procedure
       description: "Deletes the image and every file of it. Blogs showing it stay readable: a cover using it is cleared, Markdown pointing at it shows its alt text.",
     },
     errors: ["RESOURCE_NOT_FOUND"],
+    changesPublicPages: true,
   })
   .input(z.object(imageIdParams))
   .output(deleteImageOutput)
