@@ -7,7 +7,7 @@ import { PROCEDURES } from "../support/dashboard";
 /**
  * The one rule deciding what a caller may do (src/server/accounts/caller.ts), applied by every
  * procedure whatever door the call came in: a key, even holding every permission, is refused the
- * owner-only operations (no permission in their meta), before any of their work.
+ * owner-only operations (ownerProcedure's), before any of their work.
  */
 const keyCaller = {
   kind: "apiKey" as const,
@@ -24,7 +24,18 @@ function callerContext() {
   });
 }
 
-const OWNER_ONLY = PROCEDURES.filter((p) => !p.openapi);
+const OWNER_ONLY = PROCEDURES.filter((p) => p.meta.ownerOnly);
+
+describe("every procedure", () => {
+  it("declares who may call it: the permission a key needs, or the owner alone (ownerProcedure), never both nor neither", () => {
+    const undeclared = PROCEDURES.filter((p) => (p.meta.permission === undefined) === (p.meta.ownerOnly === undefined));
+    expect(undeclared.map((p) => p.path)).toEqual([]);
+  });
+
+  it("serves /api/v1 only when a key may call it", () => {
+    expect(PROCEDURES.filter((p) => p.openapi && p.meta.ownerOnly).map((p) => p.path)).toEqual([]);
+  });
+});
 
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {

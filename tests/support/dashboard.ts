@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { appRouter } from "~/server/api/root";
+import type { Meta } from "~/server/api/trpc";
 import { apiBaseUrl, type TestAccount } from "./api";
 import { freshLoopbackAddress, httpRequest } from "./http-client";
 
@@ -17,11 +18,13 @@ export interface ProcedureInfo {
   type: "query" | "mutation";
   /** The REST operation it serves (an API procedure, also the owner's on /api/trpc), or null for an owner-only procedure. */
   openapi: { method: string; path: string } | null;
+  /** Who may call it, as its meta declares (src/server/api/trpc.ts). */
+  meta: Meta;
 }
 
 export const PROCEDURES: ProcedureInfo[] = Object.entries(
-  appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureInfo["type"]; meta?: { openapi?: ProcedureInfo["openapi"] } } }>,
-).map(([path, procedure]) => ({ path, type: procedure._def.type, openapi: procedure._def.meta?.openapi ?? null }));
+  appRouter._def.procedures as unknown as Record<string, { _def: { type: ProcedureInfo["type"]; meta?: Meta } }>,
+).map(([path, procedure]) => ({ path, type: procedure._def.type, openapi: procedure._def.meta?.openapi ?? null, meta: procedure._def.meta ?? {} }));
 
 export const DASHBOARD_PROCEDURES = PROCEDURES.filter((p) => !p.openapi);
 export const API_KEY_PROCEDURES = PROCEDURES.filter((p) => p.openapi);

@@ -1,8 +1,9 @@
 import "server-only";
 /**
- * tRPC setup: the context and the one procedure builder. Both doors serve the same procedures:
- * /api/v1 (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before
- * the procedure runs; /api/trpc (src/server/api/dashboard/handler.ts) from the owner's session.
+ * tRPC setup: the context and the procedure builders (one for the operations keys may call, one
+ * for the owner's own). Both doors serve the same procedures: /api/v1
+ * (src/server/api/rest/handler.ts) resolves the caller from an API key, checked before the
+ * procedure runs; /api/trpc (src/server/api/dashboard/handler.ts) from the owner's session.
  * What a caller may do follows from the caller alone (src/server/accounts/caller.ts).
  */
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -39,12 +40,18 @@ export function createTRPCContext(opts: RequestContextOptions) {
 export type Context = ReturnType<typeof createTRPCContext>;
 
 /**
- * Procedure metadata: the permission a key needs (none: the owner's alone), the OpenAPI operation
- * (only for the API's operations), the status of its success when not 200, the API error codes
- * it can answer with beyond the common ones, whether it honours Idempotency-Key, and a body that is not JSON.
+ * Procedure metadata: who may call it (the permission a key needs, or the owner alone), the
+ * OpenAPI operation (only for the API's operations), the status of its success when not 200, the
+ * API error codes it can answer with beyond the common ones, whether it honours Idempotency-Key, a
+ * body that is not JSON, and whether it changes what the public site shows.
  */
 export type Meta = OpenApiMeta<{
+  /** The permission a key needs; the owner holds every one. */
   permission?: Permission;
+  /** Refused to every key: set by ownerProcedure, so no operation is the owner's by leaving out its permission (tests/api/caller-rule.test.ts). */
+  ownerOnly?: true;
+  /** A success changes what the account's public pages show: they are made again at once (src/server/public-site/forget.ts). */
+  changesPublicPages?: true;
   successStatus?: number;
   errors?: ApiErrorCode[];
   idempotent?: boolean;
@@ -73,13 +80,14 @@ const t = initTRPC
 export const createTRPCRouter = t.router;
 
 /**
- * Every operation's builder, with the one middleware every call goes through. The caller must
- * hold the permission of the procedure's meta: the owner holds all, a key those it was given
- * (already checked by /api/v1 before the body was read; here a guard, not a second lookup); an
- * operation without one is refused to keys; text PostgreSQL could not store as sent is refused by
- * field (src/shared/storable-text.ts); after a change, the account's public pages are made again
- * (src/server/public-site/forget.ts). One middleware rather than one per concern: tRPC
- * copies the call's options and context at every level of the chain.
+ * The builder of every operation a key may call, each declaring the permission it needs in its
+ * meta, with the one middleware every call goes through. The caller must hold the permission of
+ * the procedure's meta: the owner holds all, a key those it was given (already checked by /api/v1
+ * before the body was read; here a guard, not a second lookup); an owner-only operation
+ * (ownerProcedure) is refused to keys; text PostgreSQL could not store as sent is refused by
+ * field (src/shared/storable-text.ts); after a change declaring `changesPublicPages`, the
+ * account's public pages are made again (src/server/public-site/forget.ts). One middleware rather
+ * than one per concern: tRPC copies the call's options and context at every level of the chain.
  */
 export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   const { caller } = ctx;
@@ -98,9 +106,12 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   // The context goes on as it is, its caller now known not to be null: a `ctx` given to `next`
   // would be copied, all its fields, on every call (bench/README.md, "Allocations on the hot path").
   const result = await next<{ caller: Caller<SessionUser> }>({});
-  // A change to the account's blogs (or its name) shows on the public site's next request.
-  if (type === "mutation" && result.ok) await forgetPublicPages(callerAccount(caller).id);
+  // A change to what the account's public pages show appears on the public site's next request.
+  if (meta?.changesPublicPages && result.ok) await forgetPublicPages(callerAccount(caller).id);
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
   if (!result.ok && result.error.cause instanceof DomainError) throw toApiError(result.error.cause);
   return result;
 });
+
+/** The builder of the owner's own operations (keys, usage, webhooks, preview links): refused to every key, served only on /api/trpc. */
+export const ownerProcedure = procedure.meta({ ownerOnly: true });

@@ -1,4 +1,6 @@
 import "server-only";
+import { z } from "zod";
+
 /**
  * Every email the app sends, rendered from one description (docs/security.md, Email): a subject,
  * a plain-text part, an HTML part and the links it carries (the development log prints them).
@@ -25,12 +27,22 @@ export type NoticeKind = keyof typeof NOTICE_KINDS;
  * app's but `name` and `detail`, which account-emails.ts gives only for an address the account has
  * proven (docs/security.md, Text in emails); the two kinds sent to an address not yet proven have none.
  */
-export type Email =
-  | { kind: "verify-email"; to: string; url: string }
-  | { kind: "confirm-new-email"; to: string; url: string }
-  | { kind: "reset-password"; to: string; name?: string; url: string }
-  | { kind: "account-exists"; to: string; name?: string; signInUrl: string; resetUrl: string }
-  | { kind: "notice"; to: string; name?: string; notice: NoticeKind; detail?: string; settingsUrl: string };
+export const emailSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("verify-email"), to: z.string(), url: z.string() }),
+  z.object({ kind: z.literal("confirm-new-email"), to: z.string(), url: z.string() }),
+  z.object({ kind: z.literal("reset-password"), to: z.string(), name: z.string().optional(), url: z.string() }),
+  z.object({ kind: z.literal("account-exists"), to: z.string(), name: z.string().optional(), signInUrl: z.string(), resetUrl: z.string() }),
+  z.object({
+    kind: z.literal("notice"),
+    to: z.string(),
+    name: z.string().optional(),
+    notice: z.enum(Object.keys(NOTICE_KINDS) as [NoticeKind, ...NoticeKind[]]),
+    detail: z.string().optional(),
+    settingsUrl: z.string(),
+  }),
+]);
+
+export type Email = z.infer<typeof emailSchema>;
 
 export interface RenderedEmail {
   subject: string;

@@ -6,6 +6,7 @@ import { waitUntil } from "@vercel/functions";
 import { makeWorkerUtils } from "graphile-worker";
 import { env } from "~/env";
 import { getSqlPool, sessionDatabaseUrl, type SqlPool } from "~/server/db";
+import { JOB_NAMES } from "~/server/jobs/definition";
 import { runDueJobs } from "~/server/jobs/worker";
 import { log } from "~/server/log";
 import type { Email } from "./messages";
@@ -13,7 +14,7 @@ import type { Email } from "./messages";
 /** graphile-worker retries with exponential backoff (e^attempt seconds): 25 attempts span about three days. */
 const EMAIL_JOB_ATTEMPTS = 25;
 
-const QUEUE_EMAIL_SQL = `SELECT graphile_worker.add_job('send_email', $1::json, max_attempts := ${EMAIL_JOB_ATTEMPTS})`;
+const QUEUE_EMAIL_SQL = `SELECT graphile_worker.add_job('${JOB_NAMES.sendEmail}', $1::json, max_attempts := ${EMAIL_JOB_ATTEMPTS})`;
 
 // Once per process: the job engine's schema, which the worker installs when it starts, exists
 // before the first email is queued (a deployment whose worker has not run yet keeps its emails).

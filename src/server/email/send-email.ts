@@ -2,11 +2,11 @@ import "server-only";
 // The send_email job (docs/security.md, Email): one queued email, sent over SMTP_URL from
 // EMAIL_FROM. A failure throws, and graphile-worker retries the job later. Without SMTP_URL
 // (development) the email is written to the server's log with its links instead.
-import type { TaskList } from "graphile-worker";
 import { createTransport, type Transporter } from "nodemailer";
 import { env } from "~/env";
+import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { log } from "~/server/log";
-import { renderEmail, type Email } from "./messages";
+import { emailSchema, renderEmail, type Email } from "./messages";
 
 /** Used without EMAIL_FROM, off Vercel only (production-settings.ts requires it there). */
 const DEVELOPMENT_SENDER = "Blog Manager <no-reply@localhost>";
@@ -29,8 +29,4 @@ export async function sendEmail(email: Email): Promise<void> {
   log.info({ email: { kind: email.kind } }, "email sent");
 }
 
-export const EMAIL_TASKS: TaskList = {
-  async send_email(payload) {
-    await sendEmail(payload as Email);
-  },
-};
+export const sendEmailJob = defineJob({ name: JOB_NAMES.sendEmail, payload: emailSchema, run: sendEmail });

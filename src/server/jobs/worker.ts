@@ -1,14 +1,12 @@
 import "server-only";
 // Runs the background jobs on graphile-worker, in the same PostgreSQL as the app, so jobs survive
-// restarts: webhook deliveries (src/server/webhooks/tasks.ts), scheduled publishing
-// (src/server/blogs/scheduled-publishing.ts) and emails (src/server/email/send-email.ts). The production server and `npm run dev` run a worker
+// restarts: the jobs of ./registry.ts (webhook deliveries, scheduled publishing, emails). The production server and `npm run dev` run a worker
 // in process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
 import { EventEmitter } from "node:events";
-import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
+import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type WorkerEvents, type WorkerUtils } from "graphile-worker";
 import { log } from "~/server/log";
-import { PUBLISHING_TASKS } from "~/server/blogs/scheduled-publishing";
-import { WEBHOOK_TASKS } from "~/server/webhooks/tasks";
-import { EMAIL_TASKS } from "~/server/email/send-email";
+import { JOB_NAMES } from "./definition";
+import { jobTaskList } from "./registry";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
@@ -19,8 +17,8 @@ const CONCURRENT_JOBS = 8;
  * publication of overdue scheduled blogs (with the jobs of any scheduled while no engine was installed).
  */
 const SWEEPS = [
-  { task: "webhook_fanout", jobKey: "webhook_fanout_sweep" },
-  { task: "blog_publish_catch_up", jobKey: "blog_publish_catch_up" },
+  { task: JOB_NAMES.fanOutWebhookEvents, jobKey: `${JOB_NAMES.fanOutWebhookEvents}_sweep` },
+  { task: JOB_NAMES.publishOverdueBlogs, jobKey: JOB_NAMES.publishOverdueBlogs },
 ] as const;
 
 const logFactory: LogFunctionFactory = (scope) => (level, message, meta) => {
@@ -31,31 +29,21 @@ const logFactory: LogFunctionFactory = (scope) => (level, message, meta) => {
 };
 const logger = new Logger(logFactory);
 
-/**
- * The tasks, the hourly maintenance also dropping graphile-worker's idle named queues: each
- * endpoint has WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue.
- */
-function taskList(connectionString: string): TaskList {
-  return {
-    ...WEBHOOK_TASKS,
-    ...PUBLISHING_TASKS,
-    ...EMAIL_TASKS,
-    async webhook_maintenance(payload, helpers) {
-      await WEBHOOK_TASKS.webhook_maintenance!(payload, helpers);
-      const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
-      try {
-        await utils.cleanup({ tasks: ["GC_JOB_QUEUES"] });
-      } finally {
-        await utils.release();
-      }
-    },
-  };
+/** graphile-worker's utilities on the worker's database, released after `work`. */
+async function withWorkerUtils<T>(connectionString: string, work: (utils: WorkerUtils) => Promise<T>): Promise<T> {
+  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
+  try {
+    return await work(utils);
+  } finally {
+    await utils.release();
+  }
 }
 
 function options(connectionString: string) {
   // No named prepared statements: embedded PostgreSQL has one session for all connections
   // (src/server/db/embedded.ts), where a second connection preparing the same name fails.
-  return { connectionString, logger, taskList: taskList(connectionString), noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
+  const taskList = jobTaskList({ withUtils: (work) => withWorkerUtils(connectionString, work) });
+  return { connectionString, logger, taskList, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
 }
 
 export interface JobWorker {
@@ -74,7 +62,7 @@ export async function startJobWorker(connectionString: string): Promise<JobWorke
     concurrency: CONCURRENT_JOBS,
     pollInterval: POLL_INTERVAL_MS,
     // backfillPeriod 0: an hour missed while stopped is not caught up; the next one does the same work.
-    parsedCronItems: parseCronItems([{ task: "webhook_maintenance", match: "0 * * * *", options: { backfillPeriod: 0 } }]),
+    parsedCronItems: parseCronItems([{ task: JOB_NAMES.maintainWebhooks, match: "0 * * * *", options: { backfillPeriod: 0 } }]),
   });
   // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
   for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
@@ -95,26 +83,18 @@ export async function startJobWorker(connectionString: string): Promise<JobWorke
  */
 async function releaseLeftLocks(connectionString: string, poolIds: string[]): Promise<void> {
   if (poolIds.length === 0) return;
-  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
-  try {
-    await utils.forceUnlockWorkers(poolIds);
-  } catch (error) {
-    log.warn({ err: error }, "could not release the stopped job worker's locks");
-  } finally {
-    await utils.release();
-  }
+  await withWorkerUtils(connectionString, (utils) => utils.forceUnlockWorkers(poolIds)).catch((error: unknown) =>
+    log.warn({ err: error }, "could not release the stopped job worker's locks"),
+  );
 }
 
 /** Vercel Cron: queues the sweeps and the hourly maintenance, then runs every job that is due and returns. */
 export async function runDueJobs(connectionString: string): Promise<void> {
-  const utils = await makeWorkerUtils({ connectionString, logger, noPreparedStatements: true });
-  try {
+  await withWorkerUtils(connectionString, async (utils) => {
     await utils.migrate();
     for (const sweep of SWEEPS) await utils.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
-    await utils.addJob("webhook_maintenance", {}, { jobKey: "webhook_maintenance", jobKeyMode: "preserve_run_at", runAt: nextHour });
-  } finally {
-    await utils.release();
-  }
+    await utils.addJob(JOB_NAMES.maintainWebhooks, {}, { jobKey: JOB_NAMES.maintainWebhooks, jobKeyMode: "preserve_run_at", runAt: nextHour });
+  });
   await runOnce(options(connectionString));
 }

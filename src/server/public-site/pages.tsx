@@ -5,7 +5,7 @@ import { formatDate, formatDateTime } from "~/lib/format";
 import { imagePath, type ImageFormat, type ImageReference } from "~/shared/images";
 import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
 import { tagPagePath, tagSlug } from "~/shared/tags";
-import { feedPage } from "../feeds";
+import { feedPage } from "./feeds";
 import { READER_CSS } from "./reader-style";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
 import { SHARE_IMAGE_SIZE } from "./share-image";

@@ -26,7 +26,7 @@ export type PublicRoute =
  */
 export const PUBLIC_URL_HEADER = "x-public-url";
 
-/** The feeds' files under an owner's or a tag's page (src/server/feeds.ts writes them). */
+/** The feeds' files under an owner's or a tag's page (./feeds.ts writes them). */
 export const FEED_FORMATS = {
   rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },
   atom: { file: "atom.xml", contentType: "application/atom+xml; charset=utf-8" },

@@ -1,4 +1,6 @@
 import "server-only";
+import { JOB_NAMES } from "~/server/jobs/definition";
+
 /** Jobs that fail on a database error are retried by graphile-worker this many times in all. */
 const JOB_ATTEMPTS = 10;
 
@@ -8,7 +10,7 @@ const JOB_ATTEMPTS = 10;
  * `concurrencyParam` named queues, each running one job at a time (docs/webhooks.md).
  */
 export function queueDeliveryJobsSql(deliveries: string, runAtSql: string, concurrencyParam: string): string {
-  return `SELECT count((graphile_worker.add_job('webhook_deliver', json_build_object('deliveryId', d."id"),
+  return `SELECT count((graphile_worker.add_job('${JOB_NAMES.deliverWebhook}', json_build_object('deliveryId', d."id"),
       queue_name := 'webhook:' || d."endpointId" || ':' || ((hashtext(d."id") & 2147483647) % ${concurrencyParam}),
       run_at := ${runAtSql}, max_attempts := ${JOB_ATTEMPTS})).id)::int AS "queued"
     FROM ${deliveries} AS d`;

@@ -3,8 +3,10 @@ import "server-only";
 // own job, queued at the time the retry schedule gives (graphile-worker's own backoff is not used);
 // deliveries of one endpoint share WEBHOOK_ENDPOINT_CONCURRENCY named queues, each of which runs
 // one job at a time, so at most that many are in flight per endpoint.
-import type { JobHelpers, TaskList } from "graphile-worker";
+import type { JobHelpers } from "graphile-worker";
 import type { PoolClient } from "pg";
+import { z } from "zod";
+import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { NEW_DELIVERY_ID_SQL, queueDeliveryJobsSql } from "./delivery-jobs";
 import { sendWebhook, type AttemptOutcome } from "./send-webhook";
 import { webhookSettings } from "./settings";
@@ -14,6 +16,12 @@ import { webhookSettings } from "./settings";
  * account's enabled endpoints subscribed to the type, and queues their first attempts, in one
  * statement: an event is dispatched once, with all its deliveries queued, or not at all.
  */
+export const fanOutWebhookEventsJob = defineJob({
+  name: JOB_NAMES.fanOutWebhookEvents,
+  payload: z.object({ eventId: z.string().optional() }),
+  run: fanOut,
+});
+
 async function fanOut(payload: { eventId?: string }, helpers: JobHelpers): Promise<void> {
   await helpers.withPgClient((client) =>
     client.query(
@@ -49,6 +57,12 @@ interface DeliveryToSend {
 }
 
 /** One attempt of a delivery; a failure queues the next one while the schedule lasts. */
+export const deliverWebhookJob = defineJob({
+  name: JOB_NAMES.deliverWebhook,
+  payload: z.object({ deliveryId: z.string() }),
+  run: deliver,
+});
+
 async function deliver(payload: { deliveryId: string }, helpers: JobHelpers): Promise<void> {
   const delivery = await helpers.withPgClient(async (client) => {
     const { rows } = await client.query<DeliveryToSend>(
@@ -114,8 +128,21 @@ async function disableFailingEndpoints(client: PoolClient, endpointId: string | 
   );
 }
 
-/** Hourly: api_key.expiring once per key, 7 days ahead; endpoints failing 5 days; deliveries kept 30 days. */
-async function maintain(_payload: unknown, helpers: JobHelpers): Promise<void> {
+/**
+ * Hourly: api_key.expiring once per key, 7 days ahead; endpoints failing 5 days; deliveries kept
+ * 30 days; and graphile-worker's idle named queues dropped: each endpoint has
+ * WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue.
+ */
+export const maintainWebhooksJob = defineJob({
+  name: JOB_NAMES.maintainWebhooks,
+  payload: z.object({}),
+  async run(_payload, helpers, engine) {
+    await maintain(helpers);
+    await engine.withUtils((utils) => utils.cleanup({ tasks: ["GC_JOB_QUEUES"] }));
+  },
+});
+
+async function maintain(helpers: JobHelpers): Promise<void> {
   await helpers.withPgClient(async (client) => {
     await client.query(
       `SELECT "webhook_record_event"(k."userId", 'api_key.expiring', "webhook_api_key_view"(k))
@@ -143,9 +170,3 @@ async function transaction(client: PoolClient, work: () => Promise<void>): Promi
     throw error;
   }
 }
-
-export const WEBHOOK_TASKS: TaskList = {
-  webhook_fanout: (payload, helpers) => fanOut(payload as { eventId?: string }, helpers),
-  webhook_deliver: (payload, helpers) => deliver(payload as { deliveryId: string }, helpers),
-  webhook_maintenance: maintain,
-};

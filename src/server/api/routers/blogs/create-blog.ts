@@ -21,6 +21,7 @@ const BLOG_QUOTA_DESCRIPTION =
 export const createBlogProcedure = procedure
   .meta({
     permission: "write:blogs",
+    changesPublicPages: true,
     openapi: {
       method: "POST",
       path: "/blogs",

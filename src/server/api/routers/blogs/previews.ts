@@ -3,7 +3,7 @@ import { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { createPreviewLink, listPreviewLinks, revokePreviewLink } from "~/server/blogs/preview-links";
 import { DEFAULT_PREVIEW_LIFETIME, PREVIEW_LIFETIME_NAMES } from "~/shared/preview-lifetimes";
-import { createTRPCRouter, procedure } from "../../trpc";
+import { createTRPCRouter, ownerProcedure } from "../../trpc";
 import { blogIdParams } from "./schemas";
 
 /**
@@ -11,13 +11,13 @@ import { blogIdParams } from "./schemas";
  * OpenAPI operation): a key holder shares drafts by reading them, not by minting public links.
  */
 export const previewsRouter = createTRPCRouter({
-  create: procedure
+  create: ownerProcedure
     .input(z.object({ ...blogIdParams, lifetime: z.enum(PREVIEW_LIFETIME_NAMES).default(DEFAULT_PREVIEW_LIFETIME) }))
     .mutation(({ ctx, input }) => createPreviewLink(ctx.db, blogScope(ctx.caller), input.blogId, input.lifetime)),
-  list: procedure
+  list: ownerProcedure
     .input(z.object(blogIdParams))
     .query(({ ctx, input }) => listPreviewLinks(ctx.db, blogScope(ctx.caller), input.blogId)),
-  revoke: procedure
+  revoke: ownerProcedure
     .input(z.object({ ...blogIdParams, previewId: z.string().min(1) }))
     .mutation(({ ctx, input }) => revokePreviewLink(ctx.db, blogScope(ctx.caller), input.blogId, input.previewId)),
 });

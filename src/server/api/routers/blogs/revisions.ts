@@ -79,6 +79,7 @@ export const getRevisionProcedure = procedure
 export const restoreRevisionProcedure = procedure
   .meta({
     permission: "write:blogs",
+    changesPublicPages: true,
     openapi: {
       method: "POST",
       path: "/blogs/{blogId}/revisions/{revisionId}/restore",

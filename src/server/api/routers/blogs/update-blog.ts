@@ -13,6 +13,7 @@ import { blogOutput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
 function updateBlogProcedure(method: "PUT" | "PATCH") {
   const meta: Meta = {
     permission: "write:blogs",
+    changesPublicPages: true,
     openapi: {
       method,
       path: "/blogs/{blogId}",

@@ -10,7 +10,7 @@ import { requestOrigin } from "~/server/http/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { formatBytes, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "~/shared/images";
 import { runIdempotently } from "../../idempotency";
-import { createTRPCRouter, procedure } from "../../trpc";
+import { createTRPCRouter, ownerProcedure, procedure } from "../../trpc";
 import { deleteImageOutput, imageIdParams, imageOutput, imageView, listImagesInput, listImagesOutput, uploadImageInput } from "./schemas";
 
 const quotas = Object.entries(QUOTAS.imageBytesPerAccount).map(([plan, quota]) => `${plan} ${formatBytes(quota)}`);
@@ -95,6 +95,7 @@ const deleteImageProcedure = procedure
       description: "Deletes the image and every file of it. Blogs showing it stay readable: a cover using it is cleared, Markdown pointing at it shows its alt text.",
     },
     errors: ["RESOURCE_NOT_FOUND"],
+    changesPublicPages: true,
   })
   .input(z.object(imageIdParams))
   .output(deleteImageOutput)
@@ -104,13 +105,13 @@ const deleteImageProcedure = procedure
   });
 
 /** The dashboard's: storage used against the plan's quota (the Usage page). */
-const imageStorageProcedure = procedure.query(async ({ ctx }) => {
+const imageStorageProcedure = ownerProcedure.query(async ({ ctx }) => {
   const account = callerAccount(ctx.caller);
   return { used: await storageUsed(ctx.db, account.id), quota: QUOTAS.imageBytesPerAccount[account.plan] };
 });
 
 /** The dashboard's: the blogs showing one of the account's images, before it is deleted. */
-const imageUsageProcedure = procedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
+const imageUsageProcedure = ownerProcedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
   const scope = blogScope(ctx.caller);
   return blogsUsingImage(ctx.db, scope.accountId, (await findImage(ctx.db, scope, input.imageId)).id);
 });

@@ -5,7 +5,7 @@ import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
 import { PERMISSIONS } from "~/shared/permissions";
 import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
 import { callerAccount } from "~/server/accounts/caller";
-import { procedure } from "../../trpc";
+import { ownerProcedure } from "../../trpc";
 import { requireVerifiedEmail } from "../../require-verified-email";
 import { queueOwnerNotice } from "~/server/email/account-emails";
 
@@ -18,11 +18,11 @@ export const createKeyInput = z.object({
 });
 
 /**
- * Owner only (no permission, no OpenAPI meta), once the owner's address is confirmed: creates a key
+ * Owner only (ownerProcedure, no OpenAPI meta), once the owner's address is confirmed: creates a key
  * within the account's active-key quota; the full key is in this answer only (only its hash is
  * stored). The owner is told by email (docs/security.md, Security notices).
  */
-export const createKeyProcedure = procedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
+export const createKeyProcedure = ownerProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
   requireVerifiedEmail(ctx.caller);
   const accountId = callerAccount(ctx.caller).id;
   const created = await withinActiveKeyQuota(ctx.db, accountId, (tx) => createApiKey(tx, { accountId, ...input }));

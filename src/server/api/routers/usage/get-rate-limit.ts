@@ -4,13 +4,13 @@ import { callerAccount } from "~/server/accounts/caller";
 import { rateLimitedToday } from "~/server/usage/analytics";
 import { settlePendingUsageWrites } from "~/server/usage/pending-writes";
 import { rateLimitReport } from "../../rate-limit-headers";
-import { procedure } from "../../trpc";
+import { ownerProcedure } from "../../trpc";
 
 /**
- * Owner only (no permission, no OpenAPI meta): the owner's plan, its hourly limit and the current
+ * Owner only (ownerProcedure, no OpenAPI meta): the owner's plan, its hourly limit and the current
  * window (read, not consumed), and how many requests were refused with 429 today (UTC).
  */
-export const getRateLimitProcedure = procedure.query(async ({ ctx }) => {
+export const getRateLimitProcedure = ownerProcedure.query(async ({ ctx }) => {
   const { id, plan } = callerAccount(ctx.caller);
   await settlePendingUsageWrites(id);
   const [state, refusedToday] = await Promise.all([peekAccountRate({ accountId: id, plan }), rateLimitedToday(ctx.db, id)]);

@@ -13,7 +13,7 @@ import {
   updateWebhookEventTypes,
 } from "~/server/webhooks/endpoints";
 import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
-import { createTRPCRouter, procedure } from "../../trpc";
+import { createTRPCRouter, ownerProcedure } from "../../trpc";
 import { requireVerifiedEmail } from "../../require-verified-email";
 
 const endpointId = z.object({ id: z.string().min(1) });
@@ -21,27 +21,27 @@ const eventTypes = z.array(z.string()).max(WEBHOOK_EVENT_TYPES.length, { error: 
 
 /**
  * Webhook endpoints, for their owner in the dashboard (not part of /api/v1): every procedure is
- * owner only (no permission, no OpenAPI meta) and finds only the owner's endpoints (docs/webhooks.md).
+ * owner only (ownerProcedure, no OpenAPI meta) and finds only the owner's endpoints (docs/webhooks.md).
  */
 export const webhooksRouter = createTRPCRouter({
-  list: procedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
-  create: procedure
+  list: ownerProcedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
+  create: ownerProcedure
     .input(z.object({ url: z.string().max(4_096), eventTypes, description: z.string().optional() }))
     .mutation(({ ctx, input }) => {
       requireVerifiedEmail(ctx.caller);
       return createWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id });
     }),
-  setEnabled: procedure
+  setEnabled: ownerProcedure
     .input(endpointId.extend({ enabled: z.boolean() }))
     .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  setEventTypes: procedure
+  setEventTypes: ownerProcedure
     .input(endpointId.extend({ eventTypes }))
     .mutation(({ ctx, input }) => updateWebhookEventTypes(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  rollSecret: procedure.input(endpointId).mutation(({ ctx, input }) => rollWebhookSecret(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  delete: procedure.input(endpointId).mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  deliveries: procedure.input(endpointId).query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  resend: procedure
+  rollSecret: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => rollWebhookSecret(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  delete: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  deliveries: ownerProcedure.input(endpointId).query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  resend: ownerProcedure
     .input(z.object({ deliveryId: z.string().min(1) }))
     .mutation(({ ctx, input }) => resendWebhookDelivery(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  sendTest: procedure.input(endpointId).mutation(({ ctx, input }) => sendWebhookTestEvent(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  sendTest: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => sendWebhookTestEvent(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
 });

@@ -2,9 +2,9 @@ import "server-only";
 import { Feed, type Author } from "feed";
 import { imagePath } from "~/shared/images";
 import { tagPagePath } from "~/shared/tags";
-import type { CoverImage } from "./blogs/public-blogs";
-import { FEED_FORMATS, type FeedFormat } from "./public-site/routes";
-import { withXmlCharactersOnly } from "./xml-characters";
+import type { CoverImage } from "../blogs/public-blogs";
+import { FEED_FORMATS, type FeedFormat } from "./routes";
+import { withXmlCharactersOnly } from "../xml-characters";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
