@@ -1,6 +1,6 @@
 /**
  * The bounds of an owner's password and the forms' first check of an email address: one copy for
- * the sign-up, reset and settings forms, the operator CLI and better-auth (src/server/auth.ts).
+ * the sign-up, reset and settings forms, the operator CLI and better-auth (src/server/auth/config.ts).
  */
 
 // better-auth's default bounds, so an account the CLI makes could also have been made by signing up.

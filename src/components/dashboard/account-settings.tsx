@@ -100,7 +100,7 @@ function EmailForm({ email }: { email: string }) {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    // The password is checked by the app (src/server/auth.ts); better-auth's client passes it along.
+    // The password is checked by the app (src/server/auth/credential-guards.ts); better-auth's client passes it along.
     const { error } = await authClient.changeEmail({ newEmail, password } as Parameters<typeof authClient.changeEmail>[0]);
     setPending(false);
     if (error) return setErrors(error.code === "INVALID_PASSWORD" ? { password: "That is not your password." } : { form: authErrorMessage(error) });

@@ -250,7 +250,7 @@ function DisableForm({ setDone, setFormError, onDisabled }: SharedProps & { onDi
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    // The code is checked by the app (src/server/auth.ts); better-auth's client passes it along.
+    // The code is checked by the app (src/server/auth/credential-guards.ts); better-auth's client passes it along.
     const { error } = await authClient.twoFactor.disable({ password, code } as Parameters<typeof authClient.twoFactor.disable>[0]);
     setPending(false);
     if (error?.code === "INVALID_CODE") return setErrors({ code: "That code is not right." });

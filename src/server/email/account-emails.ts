@@ -1,5 +1,5 @@
 import "server-only";
-// The emails of the account flows better-auth runs (src/server/auth.ts) and the security notices
+// The emails of the account flows better-auth runs (src/server/auth/) and the security notices
 // (docs/security.md, Email), queued with their links on the app's own pages.
 import { log } from "~/server/log";
 import { configuredOrigin, requestOrigin } from "~/server/http/public-origin";

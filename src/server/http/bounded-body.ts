@@ -34,6 +34,20 @@ export function readCapped(req: IncomingMessage, limit: number): Promise<Buffer 
   });
 }
 
+/** A web request's body, read no further than `limit` bytes (a larger declared length is not read at all). */
+export async function readCappedWebBody(request: Request, limit: number): Promise<Buffer | undefined | "too large"> {
+  if (!request.body) return undefined;
+  if (Number(request.headers.get("content-length")) > limit) return "too large";
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    received += chunk.byteLength;
+    if (received > limit) return "too large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** A web request (Next's route handlers) whose body fails with `tooLarge()` once more than `maxBodyBytes` have arrived. */
 export function boundedRequest(req: Request, maxBodyBytes: number, tooLarge: () => Error): Request {
   if (!req.body) return req;
