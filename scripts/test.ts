@@ -15,9 +15,9 @@
  *
  * The server sends its emails to a mailbox of the run's own (scripts/lib/mailbox.ts), which the
  * tests read. Every server's output goes to its own file under test-results/, never to the console
- * (scripts/lib/server-logs.ts): this server's to test-results/server.log. All those logs are
- * scanned after the run: a key, a test password, a session cookie or `api_key=` in any of them
- * fails the run.
+ * (scripts/lib/server-logs.ts): this server's to test-results/server.log, whose last lines are
+ * printed when the tests fail. All those logs are scanned after the run: a key, a test password, a
+ * session cookie or `api_key=` in any of them fails the run.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -28,7 +28,7 @@ import { startMailbox, type RunningMailbox } from "./lib/mailbox";
 import { startProductionServer, type RunningServer } from "./lib/next-server";
 import { createScratchDatabase, query } from "./lib/scratch-database";
 import { findSecrets, passwordsInTests } from "./lib/secret-scan";
-import { MAIN_SERVER_LOG, removeServerLogs, serverLogFiles } from "./lib/server-logs";
+import { MAIN_SERVER_LOG, printLogTail, removeServerLogs, serverLogFiles } from "./lib/server-logs";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
 const filters = process.argv.slice(2);
@@ -75,8 +75,8 @@ try {
   // Servers a test starts of its own run no job worker (WEBHOOK_WORKER=0): the jobs queued on the
   // shared database are this server's, and none is taken by a server a test stops or cuts off.
   const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0", MAILBOX_URL: mailbox.apiUrl };
-  if (runsVitest) await run("npx", ["--no-install", "vitest", "run", "--project", "unit", "--project", "integration", ...vitestFilters], testEnv);
-  if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
+  if (runsVitest) await runAgainstServer("npx", ["--no-install", "vitest", "run", "--project", "unit", "--project", "integration", ...vitestFilters], testEnv);
+  if (runsBrowserTests) await runAgainstServer("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
   // Last: the rig's three instances and their restarts would weigh on every test running beside them.
   // Several servers need a database server and a shared rate-limit store, not embedded PostgreSQL.
   if (runsClusterTests && (database.embedded || !process.env.REDIS_URL)) {
@@ -87,6 +87,8 @@ try {
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
+  // A server that did not start says why at the end of its log.
+  if (!server) await printLogTail(MAIN_SERVER_LOG);
 } finally {
   await server?.stop();
   await mailbox?.stop();
@@ -113,6 +115,16 @@ async function serverLogsAreClean(): Promise<boolean> {
   const found = secrets ? `${secrets} secret(s) found` : "no key, password, session cookie or api_key= in them";
   console.log(`[test] ${files.length} server log(s) under test-results/: ${lines} lines scanned, ${found}`);
   return secrets === 0;
+}
+
+/** Runs tests against the suite's server; when they fail, prints the end of its log. */
+async function runAgainstServer(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    await run(command, args, env);
+  } catch (error) {
+    await printLogTail(MAIN_SERVER_LOG);
+    throw error;
+  }
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
