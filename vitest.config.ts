@@ -22,6 +22,9 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30000,
+    // The default reporter names every test slower than this: tests over HTTP against real servers
+    // commonly take a second, so only the really slow ones are named (failures always are, in full).
+    slowTestThreshold: 10_000,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false } },
       {
