@@ -3,7 +3,9 @@ import { chromiumExecutable } from "./scripts/lib/chromium";
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // Playwright empties its output directory when it starts: not test-results/, which holds the
+  // servers' logs of the run (scripts/lib/server-logs.ts).
+  outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   reporter: [["list"]],

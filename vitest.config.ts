@@ -7,7 +7,11 @@ import { configDefaults, defineConfig } from "vitest/config";
  * run in seconds. `integration`: everything else, against the services `npm test` prepares, but
  * `cluster` (tests/cluster): the multi-instance rig's tests, one file at a time, each starting its
  * own instances (scripts/lib/cluster.ts); `npm test` runs them last, on a machine the others left.
+ * In those two, a failed file prints the end of the logs of the servers it started
+ * (tests/support/server-logs.ts).
  */
+const SERVER_LOG_TAILS = ["tests/support/setup-server-logs.ts"];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -18,6 +22,9 @@ export default defineConfig({
   },
   test: {
     testTimeout: 30000,
+    // The default reporter names every test slower than this: tests over HTTP against real servers
+    // commonly take a second, so only the really slow ones are named (failures always are, in full).
+    slowTestThreshold: 10_000,
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], isolate: false } },
       {
@@ -26,11 +33,19 @@ export default defineConfig({
           name: "integration",
           include: ["tests/**/*.test.ts", "src/**/*.test.ts"],
           exclude: [...configDefaults.exclude, "tests/unit/**", "tests/cluster/**"],
+          setupFiles: SERVER_LOG_TAILS,
         },
       },
       {
         extends: true,
-        test: { name: "cluster", include: ["tests/cluster/**/*.test.ts"], fileParallelism: false, testTimeout: 180_000, hookTimeout: 180_000 },
+        test: {
+          name: "cluster",
+          include: ["tests/cluster/**/*.test.ts"],
+          setupFiles: SERVER_LOG_TAILS,
+          fileParallelism: false,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

@@ -104,7 +104,7 @@ let baseline: ChildProcess | undefined;
 let bare: ChildProcess | undefined;
 let resetTimer: ReturnType<typeof setInterval> | undefined;
 try {
-  app = await startProductionServer(serverEnv, { quiet: true, nodeArgs: cpuProfile("app") });
+  app = await startProductionServer(serverEnv, { nodeArgs: cpuProfile("app") });
   const appPid = app.pid;
   const publicBlogPath = `/${publicPages.handle}/${publicPages.blogSlug}`;
   await checkPublicPages(app.baseUrl, publicBlogPath, `/${publicPages.handle}`);

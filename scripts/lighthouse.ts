@@ -36,7 +36,7 @@ await client.query(
 );
 await client.end();
 
-const server = await startProductionServer({ ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" }, { quiet: true });
+const server = await startProductionServer({ ...process.env, DATABASE_URL: database.url, NODE_ENV: "production" });
 const chrome = await chromeLauncher.launch({ chromePath: chromiumExecutable(), chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 let missed = false;
 try {

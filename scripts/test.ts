@@ -14,18 +14,21 @@
  * (enough when only tests changed).
  *
  * The server sends its emails to a mailbox of the run's own (scripts/lib/mailbox.ts), which the
- * tests read. The production server's output goes to the console and to test-results/server.log, which is
- * scanned after the run: a key, a test password, a session cookie or `api_key=` in it fails the run.
+ * tests read. Every server's output goes to its own file under test-results/, never to the console
+ * (scripts/lib/server-logs.ts): this server's to test-results/server.log, whose last lines are
+ * printed when the tests fail. All those logs are scanned after the run: a key, a test password, a
+ * session cookie or `api_key=` in any of them fails the run.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { applyMigrations } from "../src/server/db/migrate";
 import { ensureChromium } from "./lib/chromium";
 import { startMailbox, type RunningMailbox } from "./lib/mailbox";
 import { startProductionServer, type RunningServer } from "./lib/next-server";
 import { createScratchDatabase, query } from "./lib/scratch-database";
 import { findSecrets, passwordsInTests } from "./lib/secret-scan";
+import { MAIN_SERVER_LOG, printLogTail, removeServerLogs, serverLogFiles } from "./lib/server-logs";
 
 const skipBuild = process.env.SKIP_BUILD === "1";
 const filters = process.argv.slice(2);
@@ -49,9 +52,9 @@ console.log(`[test] database ${databaseUrl}; rate limits ${process.env.REDIS_URL
 
 let server: RunningServer | undefined;
 let mailbox: RunningMailbox | undefined;
-const serverOutput: Buffer[] = [];
 let exitCode = 1;
 try {
+  await removeServerLogs();
   await applyMigrations(databaseUrl);
   // Every email the suite's server sends (its job worker sends them all) lands in this mailbox,
   // which the tests read by recipient (tests/support/mailbox.ts).
@@ -68,12 +71,12 @@ try {
     EMAIL_FROM: "Blog Manager <no-reply@example.test>",
   };
   if (!skipBuild) await run("npm", ["run", "build"], env);
-  server = await startProductionServer(env, { onOutput: (chunk) => serverOutput.push(chunk) });
+  server = await startProductionServer(env, { logFile: MAIN_SERVER_LOG });
   // Servers a test starts of its own run no job worker (WEBHOOK_WORKER=0): the jobs queued on the
   // shared database are this server's, and none is taken by a server a test stops or cuts off.
   const testEnv = { ...env, API_BASE_URL: server.baseUrl, WEBHOOK_WORKER: "0", MAILBOX_URL: mailbox.apiUrl };
-  if (runsVitest) await run("npx", ["--no-install", "vitest", "run", "--project", "unit", "--project", "integration", ...vitestFilters], testEnv);
-  if (runsBrowserTests) await run("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
+  if (runsVitest) await runAgainstServer("npx", ["--no-install", "vitest", "run", "--project", "unit", "--project", "integration", ...vitestFilters], testEnv);
+  if (runsBrowserTests) await runAgainstServer("npx", ["--no-install", "playwright", "test", ...browserFilters], testEnv);
   // Last: the rig's three instances and their restarts would weigh on every test running beside them.
   // Several servers need a database server and a shared rate-limit store, not embedded PostgreSQL.
   if (runsClusterTests && (database.embedded || !process.env.REDIS_URL)) {
@@ -84,27 +87,44 @@ try {
   exitCode = 0;
 } catch (error) {
   console.error(`[test] ${error instanceof Error ? error.message : String(error)}`);
+  // A server that did not start says why at the end of its log.
+  if (!server) await printLogTail(MAIN_SERVER_LOG);
 } finally {
   await server?.stop();
   await mailbox?.stop();
-  if (server && !(await serverLogIsClean())) exitCode = 1;
+  if (!(await serverLogsAreClean())) exitCode = 1;
   await database.drop();
 }
 process.exit(exitCode);
 
-/** Writes the server's output to SERVER_LOG and reports whether it is free of secrets (docs/security.md). */
-async function serverLogIsClean(): Promise<boolean> {
-  const SERVER_LOG = "test-results/server.log";
-  // Written now, not while the tests run: Playwright empties test-results when it starts.
-  const text = Buffer.concat(serverOutput).toString("utf8");
-  await mkdir("test-results", { recursive: true });
-  await writeFile(SERVER_LOG, text);
+/** Reports whether every server log of the run is free of secrets (docs/security.md). */
+async function serverLogsAreClean(): Promise<boolean> {
+  const files = await serverLogFiles();
+  if (files.length === 0) return true;
   const sessions = await query<{ token: string }>(databaseUrl, 'SELECT token FROM "session"');
-  const findings = findSecrets(text, { passwords: await passwordsInTests(["tests", "e2e"]), sessionTokens: sessions.map((row) => row.token) });
-  const lines = text.split("\n").filter(Boolean).length;
-  for (const { line, kind } of findings) console.error(`[test] ${SERVER_LOG}:${line} holds a secret: ${kind}`);
-  console.log(`[test] ${SERVER_LOG}: ${lines} lines scanned, ${findings.length ? `${findings.length} secret(s) found` : "no key, password, session cookie or api_key= in them"}`);
-  return findings.length === 0;
+  const known = { passwords: await passwordsInTests(["tests", "e2e"]), sessionTokens: sessions.map((row) => row.token) };
+  let lines = 0;
+  let secrets = 0;
+  for (const file of files) {
+    const text = await readFile(file, "utf8");
+    const findings = findSecrets(text, known);
+    for (const { line, kind } of findings) console.error(`[test] ${file}:${line} holds a secret: ${kind}`);
+    lines += text.split("\n").filter(Boolean).length;
+    secrets += findings.length;
+  }
+  const found = secrets ? `${secrets} secret(s) found` : "no key, password, session cookie or api_key= in them";
+  console.log(`[test] ${files.length} server log(s) under test-results/: ${lines} lines scanned, ${found}`);
+  return secrets === 0;
+}
+
+/** Runs tests against the suite's server; when they fail, prints the end of its log. */
+async function runAgainstServer(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    await run(command, args, env);
+  } catch (error) {
+    await printLogTail(MAIN_SERVER_LOG);
+    throw error;
+  }
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {

@@ -6,7 +6,7 @@
  * PgBouncer come from Debian's packages, installed here when missing (as .ci/run installs Chromium).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { connect } from "node:net";
@@ -24,10 +24,10 @@ export interface ClusterOptions {
   /** Every instance's environment (Redis, mail, webhooks); the rig adds the database, balancer and secrets. */
   env: NodeJS.ProcessEnv;
   instances?: number;
-  /** Receives the instances' output (not shown on the console). */
+  /** Receives the instances' output too. */
   onOutput?: (chunk: Buffer) => void;
-  /** Where each instance's output is also kept, as app1.log, app2.log... (restarts append). */
-  logDir?: string;
+  /** Where each process's output is kept, never on the console: app1.log, app2.log... (restarts append), haproxy.log, pgbouncer.log. */
+  logDir: string;
 }
 
 export interface Cluster {
@@ -48,9 +48,10 @@ export async function startCluster({ databaseUrl, env, instances = 3, onOutput, 
   const children: ChildProcess[] = [];
   const servers: RunningServer[] = [];
   try {
+    await mkdir(logDir, { recursive: true });
     const direct = new URL(databaseUrl);
     const bouncerPort = await freePort();
-    children.push(await startPgBouncer(dir, bouncerPort, direct));
+    children.push(await startPgBouncer(dir, bouncerPort, direct, join(logDir, "pgbouncer.log")));
     const pooled = new URL(databaseUrl);
     pooled.host = `127.0.0.1:${bouncerPort}`;
 
@@ -73,19 +74,9 @@ export async function startCluster({ databaseUrl, env, instances = 3, onOutput, 
       SHUTDOWN_DELAY_SECONDS: "2",
       WEBHOOK_WORKER: "1",
     };
-    if (logDir) await mkdir(logDir, { recursive: true });
-    const logs = ports.map((_, i) => (logDir ? createWriteStream(join(logDir, `app${i + 1}.log`), { flags: "a" }) : undefined));
-    const start = (index: number) =>
-      startProductionServer(instanceEnv, {
-        port: ports[index],
-        quiet: true,
-        onOutput: (chunk) => {
-          logs[index]?.write(chunk);
-          onOutput?.(chunk);
-        },
-      });
+    const start = (index: number) => startProductionServer(instanceEnv, { port: ports[index], logFile: join(logDir, `app${index + 1}.log`), onOutput });
     for (let i = 0; i < instances; i++) servers.push(await start(i));
-    children.push(await startHaproxy(dir, balancerPort, ports));
+    children.push(await startHaproxy(dir, balancerPort, ports, join(logDir, "haproxy.log")));
     await waitForAllBackends(balancerUrl, instances);
 
     return {
@@ -99,10 +90,7 @@ export async function startCluster({ databaseUrl, env, instances = 3, onOutput, 
         servers[index] = await start(index);
         return { exitedAfterMs, servingAfterMs: Date.now() - began };
       },
-      async stop() {
-        await stopAll(servers, children, dir);
-        for (const log of logs) log?.end();
-      },
+      stop: () => stopAll(servers, children, dir),
     };
   } catch (error) {
     await stopAll(servers, children, dir);
@@ -131,8 +119,19 @@ function installMissingPackages(): void {
   }
 }
 
+/** Starts `command` with its stdout and stderr appended to `logFile`. */
+function spawnLogged(command: string, args: string[], logFile: string): ChildProcess {
+  const log = openSync(logFile, "a");
+  try {
+    return spawn(command, args, { stdio: ["ignore", log, log] });
+  } finally {
+    // The child holds its own copy.
+    closeSync(log);
+  }
+}
+
 /** PgBouncer refuses to run as root: it runs as the postgres user, in a directory it owns. */
-async function startPgBouncer(dir: string, port: number, database: URL): Promise<ChildProcess> {
+async function startPgBouncer(dir: string, port: number, database: URL, logFile: string): Promise<ChildProcess> {
   const user = decodeURIComponent(database.username || "postgres");
   await writeFile(join(dir, "userlist.txt"), `"${user}" ""\n`);
   await writeFile(
@@ -158,12 +157,12 @@ async function startPgBouncer(dir: string, port: number, database: URL): Promise
     ].join("\n") + "\n",
   );
   await giveToPostgresUser(["", "userlist.txt", "pgbouncer.ini"].map((file) => join(dir, file)));
-  const child = spawn(PGBOUNCER, [...(runsAsRoot() ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawnLogged(PGBOUNCER, [...(runsAsRoot() ? ["-u", "postgres"] : []), join(dir, "pgbouncer.ini")], logFile);
   await waitForPort(port, child, "PgBouncer");
   return child;
 }
 
-async function startHaproxy(dir: string, port: number, backendPorts: number[]): Promise<ChildProcess> {
+async function startHaproxy(dir: string, port: number, backendPorts: number[], logFile: string): Promise<ChildProcess> {
   const config = join(dir, "haproxy.cfg");
   await writeFile(
     config,
@@ -198,7 +197,7 @@ async function startHaproxy(dir: string, port: number, backendPorts: number[]): 
       ...backendPorts.map((backend, i) => `  server app${i + 1} 127.0.0.1:${backend} check`),
     ].join("\n") + "\n",
   );
-  const child = spawn(HAPROXY, ["-f", config, "-db"], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawnLogged(HAPROXY, ["-f", config, "-db"], logFile);
   await waitForPort(port, child, "HAProxy");
   return child;
 }

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { DEFAULT_HOSTNAME } from "../../src/server/http/listen-address";
 import { NEXT_BIN } from "./next-bin";
 
@@ -14,9 +16,9 @@ export interface RunningServer {
 }
 
 export interface ServerOptions {
-  /** Do not show the server's output on the console. */
-  quiet?: boolean;
-  /** Hand every chunk of its output (stdout and stderr) here; it is also shown on the console unless quiet. */
+  /** Append the server's output (stdout and stderr) to this file, its directory made when missing. */
+  logFile?: string;
+  /** Hand every chunk of its output here too. Output neither logged nor handed is dropped: never on the console. */
   onOutput?: (chunk: Buffer) => void;
   /** Node options before the server's script (the bench's `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgs?: string[];
@@ -53,26 +55,27 @@ export function startNextServer(env: NodeJS.ProcessEnv, options: ServerOptions =
   return startServer([NEXT_BIN, "start", "--hostname", DEFAULT_HOSTNAME], env, options);
 }
 
-async function startServer(args: string[], env: NodeJS.ProcessEnv, { quiet = false, onOutput, port: givenPort }: ServerOptions): Promise<RunningServer> {
+async function startServer(args: string[], env: NodeJS.ProcessEnv, { logFile, onOutput, port: givenPort }: ServerOptions): Promise<RunningServer> {
   const port = givenPort ?? (await freePort());
   const baseUrl = `http://${DEFAULT_HOSTNAME}:${port}`;
+  if (logFile) await mkdir(dirname(logFile), { recursive: true });
+  // Appended: an instance restarted on the same file (scripts/lib/cluster.ts) keeps one log.
+  const log = logFile ? createWriteStream(logFile, { flags: "a" }) : undefined;
   const child: ChildProcess = spawn(process.execPath, args, {
     // A throwaway server: its own session secret unless one is given (quiet, and the same for
     // every process it might start).
     // Loopback, as the balancer of the cluster rig reaches it, whatever HOSTNAME the caller's shell exports.
     env: { BETTER_AUTH_SECRET: randomBytes(32).toString("hex"), ...env, PORT: String(port), HOSTNAME: DEFAULT_HOSTNAME, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", ...(onOutput ? (["pipe", "pipe"] as const) : quiet ? (["ignore", "ignore"] as const) : (["inherit", "inherit"] as const))],
+    stdio: ["ignore", ...(log || onOutput ? (["pipe", "pipe"] as const) : (["ignore", "ignore"] as const))],
   });
-  if (onOutput) {
-    for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
-      from?.on("data", (chunk: Buffer) => {
-        onOutput(chunk);
-        if (!quiet) to.write(chunk);
-      });
-    }
+  for (const output of [child.stdout, child.stderr]) {
+    output?.on("data", (chunk: Buffer) => {
+      log?.write(chunk);
+      onOutput?.(chunk);
+    });
   }
-  // "close": after the process has exited and its output has been read to the end.
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  // "close": after the process has exited and its output has been read to the end; then the log is flushed.
+  const exited = new Promise<void>((resolve) => child.once("close", () => (log ? log.end(resolve) : resolve())));
   const stop = () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     return exited;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 import { expectError, expectSuccess, rateLimitHeaders } from "./expect";
@@ -82,7 +83,7 @@ describe("ETags and conditional GETs", () => {
     // taken meanwhile by other files' requests waiting on the lock below, and a Redis slowed by the
     // other files past 500 ms makes the limiter fail open (README, Security), by design; neither
     // says anything of the order this test checks.
-    const server = await startProductionServer({ ...process.env, REDIS_URL: undefined, WEBHOOK_WORKER: "0" }, { quiet: true });
+    const server = await startProductionServer({ ...process.env, REDIS_URL: undefined, WEBHOOK_WORKER: "0" }, { logFile: serverLogFile() });
     const onOwnServer = (path: string, headers: Record<string, string> = {}) => call(path, { key: own.key, headers, baseUrl: server.baseUrl });
     const tag = etagOf(await onOwnServer(`/blogs/${id}`));
     await Promise.all(Array.from({ length: 99 }, () => onOwnServer("/blogs")));

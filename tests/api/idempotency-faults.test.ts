@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createTestAccount, db } from "../support/api";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
   const databaseUrl = process.env.DATABASE_URL!;
   const { hostname, port } = new URL(databaseUrl);
   proxy = await startTcpProxy({ host: hostname, port: Number(port || 5432) }, "postgres");
-  server = await startProductionServer({ ...process.env, DATABASE_URL: proxy.urlThrough(databaseUrl) }, { quiet: true });
+  server = await startProductionServer({ ...process.env, DATABASE_URL: proxy.urlThrough(databaseUrl) }, { logFile: serverLogFile() });
 }, 120_000);
 
 afterAll(async () => {

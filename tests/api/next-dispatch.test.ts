@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNextServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { MAX_API_BODY_BYTES } from "~/server/api/rest/request-body";
 import { apiBaseUrl, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
 import * as fixtures from "../images/fixtures";
@@ -16,7 +17,7 @@ let blogIds: string[];
 beforeAll(async () => {
   account = await createTestAccount();
   blogIds = await seedBlogs(account.id, [{ title: "First" }, { title: "Second", isPublic: true }, { title: "Hidden", allowApiAccess: false }]);
-  viaNext = await startNextServer(process.env, { quiet: true });
+  viaNext = await startNextServer(process.env, { logFile: serverLogFile() });
 }, 120_000);
 
 afterAll(() => viaNext?.stop());

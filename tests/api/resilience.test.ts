@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createTestAccount, type TestAccount } from "../support/api";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { rateLimitHeaders } from "./expect";
@@ -12,8 +13,8 @@ let account: TestAccount;
 beforeAll(async () => {
   account = await createTestAccount("free");
   [databaseDown, storeDown] = await Promise.all([
-    startProductionServer({ ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none" }, { quiet: true }),
-    startProductionServer({ ...process.env, REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "" }, { quiet: true }),
+    startProductionServer({ ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/none" }, { logFile: serverLogFile() }),
+    startProductionServer({ ...process.env, REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "" }, { logFile: serverLogFile() }),
   ]);
   // A server's first API request loads its modules (over a second on a busy machine): not what is timed here.
   await Promise.all([databaseDown, storeDown].map((server) => get(server.baseUrl, account.key)));
@@ -57,7 +58,7 @@ describe.skipIf(!process.env.REDIS_URL)("when the connection to the rate-limit s
     redisProxy = await startTcpProxy({ host: hostname, port: Number(port || 6379) });
     storeThroughProxy = await startProductionServer(
       { ...process.env, REDIS_URL: redisProxy.urlThrough(process.env.REDIS_URL!), UPSTASH_REDIS_REST_URL: "" },
-      { quiet: true },
+      { logFile: serverLogFile() },
     );
     await get(storeThroughProxy.baseUrl, account.key); // loads its modules, as above
   }, 120_000);

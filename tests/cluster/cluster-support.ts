@@ -1,10 +1,11 @@
 import { nextUtcHour } from "../ratelimit/hour";
+import { clusterLogDir } from "../support/server-logs";
 
-/** The rig's settings for a test file: the suite's environment (Redis, mailbox, webhooks), the instances' logs kept under test-results/cluster/. */
+/** The rig's settings for a test file: the suite's environment (Redis, mailbox, webhooks), its logs kept under test-results/cluster/<file>/. */
 export const clusterOptions = (file: string) => ({
   databaseUrl: process.env.DATABASE_URL!,
   env: { ...process.env },
-  logDir: `test-results/cluster/${file}`,
+  logDir: clusterLogDir(file),
 });
 
 /** How many of `items` have each key, e.g. answers by status: { 200: 100, 429: 100 }. */

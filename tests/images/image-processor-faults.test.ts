@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { expectError, expectSuccess } from "../api/expect";
 import { call, createTestAccount, db, type TestAccount } from "../support/api";
 import * as fixtures from "./fixtures";
@@ -14,7 +15,7 @@ let server: RunningServer;
 let account: TestAccount;
 
 beforeAll(async () => {
-  [server, account] = await Promise.all([startProductionServer({ ...process.env, WEBHOOK_WORKER: "0" }, { quiet: true }), createTestAccount()]);
+  [server, account] = await Promise.all([startProductionServer({ ...process.env, WEBHOOK_WORKER: "0" }, { logFile: serverLogFile() }), createTestAccount()]);
 }, 60_000);
 
 afterAll(() => server?.stop());

@@ -2,6 +2,7 @@ import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { call, createTestAccount, db } from "../support/api";
 import { expectSuccess } from "../api/expect";
 import { authPost, signIn } from "../support/dashboard";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const { port } = await s3rver.run();
   const settings = { S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: BUCKET, S3_REGION: "us-east-1", S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
   bucket = new S3Client({ endpoint: settings.S3_ENDPOINT, region: settings.S3_REGION, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-  server = await startProductionServer({ ...process.env, ...settings, WEBHOOK_WORKER: "0" }, { quiet: true });
+  server = await startProductionServer({ ...process.env, ...settings, WEBHOOK_WORKER: "0" }, { logFile: serverLogFile() });
 }, 60_000);
 
 afterAll(async () => {

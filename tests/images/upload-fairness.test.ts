@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { expectError, expectSuccess } from "../api/expect";
 import { call, createTestAccount, db, type ApiResponse, type TestAccount } from "../support/api";
 import * as fixtures from "./fixtures";
@@ -19,7 +20,7 @@ let small: Buffer;
 
 beforeAll(async () => {
   [server, heavy, small] = await Promise.all([
-    startProductionServer({ ...process.env, WEBHOOK_WORKER: "0", LOG_LEVEL: "debug" }, { quiet: true, onOutput: (chunk) => output.push(chunk.toString()) }),
+    startProductionServer({ ...process.env, WEBHOOK_WORKER: "0", LOG_LEVEL: "debug" }, { logFile: serverLogFile(), onOutput: (chunk) => output.push(chunk.toString()) }),
     fixtures.heavyAnimation(),
     fixtures.png(),
   ]);

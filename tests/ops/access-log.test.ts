@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createTestAccount, db, type TestAccount } from "../support/api";
 
 /**
@@ -18,7 +19,7 @@ beforeAll(async () => {
   keyId = (await db().apiKey.findFirstOrThrow({ where: { userId: account.id } })).id;
   server = await startProductionServer(
     { ...process.env, REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "" },
-    { onOutput: (chunk) => (output += chunk.toString()) },
+    { logFile: serverLogFile(), onOutput: (chunk) => (output += chunk.toString()) },
   );
 }, 120_000);
 

@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createScratchDatabase, type ScratchDatabase } from "../../scripts/lib/scratch-database";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
@@ -40,7 +41,7 @@ beforeAll(async () => {
   } finally {
     await db.$disconnect();
   }
-  server = await startProductionServer({ ...process.env, DATABASE_URL: scratch.url }, { quiet: true });
+  server = await startProductionServer({ ...process.env, DATABASE_URL: scratch.url }, { logFile: serverLogFile() });
   await writeFile(BROUGHT, await cameraJpeg());
 }, 120_000);
 

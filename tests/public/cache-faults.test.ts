@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   const databaseUrl = process.env.DATABASE_URL!;
   const { hostname, port } = new URL(databaseUrl);
   proxy = await startTcpProxy({ host: hostname, port: Number(port || 5432) }, "postgres");
-  server = await startProductionServer({ ...process.env, DATABASE_URL: proxy.urlThrough(databaseUrl) }, { quiet: true });
+  server = await startProductionServer({ ...process.env, DATABASE_URL: proxy.urlThrough(databaseUrl) }, { logFile: serverLogFile() });
   account = await createTestAccount();
   [blogId] = (await seedBlogs(account.id, [{ blogSlug: "through-faults", isPublic: true, title: "Before the cut", content: "First words" }])) as [string];
   path = `${server.baseUrl}/${account.handle}/through-faults`;

@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startNextServer, startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { createTestAccount, seedBlogs, type TestAccount } from "../support/api";
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
   const env = { ...process.env, WEBHOOK_WORKER: "0", NODE_USE_ENV_PROXY: "1", HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, NO_PROXY: "127.0.0.1,localhost" };
-  [servers.production, servers.next, account] = await Promise.all([startProductionServer(env, { quiet: true }), startNextServer(env, { quiet: true }), createTestAccount()]);
+  [servers.production, servers.next, account] = await Promise.all([startProductionServer(env, { logFile: serverLogFile() }), startNextServer(env, { logFile: serverLogFile() }), createTestAccount()]);
 }, 60_000);
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { giveToPostgresUser, runsAsRoot } from "../../scripts/lib/postgres-user";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
@@ -100,7 +101,7 @@ beforeAll(async () => {
   handle = account.handle;
   key = (await createApiKey(appDb, { accountId: account.id, name: "replica test", permissions: [...PERMISSIONS] })).key;
 
-  server = await startProductionServer({ ...process.env, DATABASE_URL: primaryUrl, DATABASE_REPLICA_URLS: standbyUrl, WEBHOOK_WORKER: "0" }, { quiet: true });
+  server = await startProductionServer({ ...process.env, DATABASE_URL: primaryUrl, DATABASE_REPLICA_URLS: standbyUrl, WEBHOOK_WORKER: "0" }, { logFile: serverLogFile() });
   baseUrl = server.baseUrl;
   const created = await api("/blogs", { method: "POST", body: JSON.stringify({ title: "On the replica", content: "First words", isPublic: true, tags: ["lag"] }) });
   if (created.status !== 201) throw new Error(`POST /blogs answered ${created.status}: ${await created.text()}`);

@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createRateLimiter } from "~/server/ratelimit";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 import { signIn, trpc } from "../support/dashboard";
 
@@ -99,7 +100,7 @@ beforeAll(async () => {
   const { port } = store.server.address() as { port: number };
   [account, server] = await Promise.all([
     createTestAccount("free"),
-    startProductionServer({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, UPSTASH_REDIS_REST_URL: "" }, { quiet: true }),
+    startProductionServer({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}`, UPSTASH_REDIS_REST_URL: "" }, { logFile: serverLogFile() }),
   ]);
   cookie = await signIn(account, server.baseUrl);
 }, 120_000);

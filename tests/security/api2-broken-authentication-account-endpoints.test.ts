@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { AUTH_ATTEMPTS_PER_MINUTE, AUTH_ENDPOINTS, AUTH_MAX_BODY_BYTES, SIGN_IN_BACKOFF, getAuth } from "~/server/auth";
 import { apiBaseUrl, createTestAccount, db } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
@@ -197,7 +198,7 @@ describe("text PostgreSQL cannot store", () => {
   let startLines = 0;
 
   beforeAll(async () => {
-    server = await startProductionServer(process.env, { onOutput: (chunk) => output.push(chunk) });
+    server = await startProductionServer(process.env, { logFile: serverLogFile(), onOutput: (chunk) => output.push(chunk) });
     // What it printed while starting (Next's banner) is not a request's.
     startLines = output.length;
   }, 120_000);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { AUTH_ATTEMPTS_PER_MINUTE, SIGN_IN_BACKOFF } from "~/server/auth";
 import { createMemoryLimiter } from "~/server/ratelimit/memory";
 import { apiBaseUrl } from "../support/api";
@@ -101,7 +102,7 @@ describe("behind one trusted proxy (TRUSTED_PROXY_HOPS=1)", () => {
   let behindProxy: RunningServer;
 
   beforeAll(async () => {
-    behindProxy = await startProductionServer({ ...process.env, TRUSTED_PROXY_HOPS: "1" }, { quiet: true });
+    behindProxy = await startProductionServer({ ...process.env, TRUSTED_PROXY_HOPS: "1" }, { logFile: serverLogFile() });
   }, 120_000);
 
   afterAll(() => behindProxy?.stop());

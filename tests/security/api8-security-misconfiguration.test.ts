@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { apiBaseUrl, call, createTestAccount, seedBlogs, type TestAccount } from "../support/api";
 import { expectSuccess } from "../api/expect";
 import * as fixtures from "../images/fixtures";
@@ -185,7 +186,7 @@ describe("/api/v1", () => {
 describe("a configured public origin (BETTER_AUTH_URL)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startProductionServer({ ...process.env, BETTER_AUTH_URL: "https://blogs.example.test" }, { quiet: true });
+    server = await startProductionServer({ ...process.env, BETTER_AUTH_URL: "https://blogs.example.test" }, { logFile: serverLogFile() });
   }, 120_000);
   afterAll(() => server?.stop());
 

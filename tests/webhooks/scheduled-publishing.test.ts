@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createScratchDatabase } from "../../scripts/lib/scratch-database";
 import { startProductionServer, type RunningServer } from "../../scripts/lib/next-server";
+import { serverLogFile } from "../support/server-logs";
 import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
@@ -29,7 +30,7 @@ let accountHandle: string;
 const servers: RunningServer[] = [];
 
 const start = async () => {
-  const server = await startProductionServer({ ...process.env, DATABASE_URL: databaseUrl, WEBHOOK_WORKER: "1" }, { quiet: true });
+  const server = await startProductionServer({ ...process.env, DATABASE_URL: databaseUrl, WEBHOOK_WORKER: "1" }, { logFile: serverLogFile() });
   servers.push(server);
   return server;
 };
