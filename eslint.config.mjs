@@ -25,6 +25,26 @@ const config = [
       ],
     },
   },
+  // Next's server side (routes, pages, proxy) takes the server core's values from `@blogmgr/server`, the
+  // one instance per process (README.md, Architecture): a module of src/server imported here would be
+  // bundled as a second copy.
+  {
+    files: ["src/app/**", "src/pages/**", "src/proxy.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["~/server", "~/server/*", "~/env", "**/server/*", "!@trpc/server/*", "!@blogmgr/server"],
+              allowTypeImports: true,
+              message: "Import the server core's values from @blogmgr/server (src/server/index.ts).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // src/shared is plain rules, bundled for the browser and the server alike: it imports no server module at all.
   {
     files: ["src/shared/**"],

@@ -30,7 +30,7 @@ import { parseCalendarDate } from "~/shared/calendar-date";
 import { hashApiKey } from "~/server/keys/api-key";
 import { entityTag } from "~/server/http/entity-tags";
 import { setRateLimitHeaders, setRetryAfter } from "~/server/api/rate-limit-headers";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/http/security-headers";
 import { listBlogsSql, type ListBlogsRow } from "~/server/blogs/list-blogs-sql";
 import { queryPrepared } from "~/server/db/prepared-statement";

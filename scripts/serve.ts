@@ -14,9 +14,9 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../src/server/db/e
 import { applyMigrations } from "../src/server/db/migrate";
 import type { DemoAccount } from "../src/server/demo/seed-demo";
 import { listenHostname } from "../src/server/http/listen-address";
-import { log } from "../src/server/log";
-import { missingDeploymentSettings } from "../src/server/production-settings";
-import { readSecretFile, writeSecretFile } from "../src/server/secret-file";
+import { log } from "../src/server/runtime/log";
+import { missingDeploymentSettings } from "../src/server/runtime/production-settings";
+import { readSecretFile, writeSecretFile } from "../src/server/runtime/secret-file";
 import { NEXT_BIN } from "./lib/next-bin";
 import { PRODUCTION_SERVER_ARGS, waitUntilServing } from "./lib/next-server";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { missingDeploymentSettings } from "~/server/production-settings";
+import { missingDeploymentSettings } from "~/server/runtime/production-settings";
 
 /**
  * Every environment variable the app reads, validated once. All are optional: without

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getSqlPool } from "~/server/db";
-import { deleteExpiredIdempotencyRecords } from "~/server/idempotency-store";
+import { deleteExpiredIdempotencyRecords } from "~/server/api/idempotency-store";
 import { call, createTestAccount, db } from "../support/api";
 import { expectError, expectSuccess } from "./expect";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { countAccountBlogs, withinBlogQuota } from "~/server/quotas/blog-quota";
 import { countActiveKeys, withinActiveKeyQuota } from "~/server/quotas/key-quota";
 import { QUOTAS } from "~/server/quotas/quotas";

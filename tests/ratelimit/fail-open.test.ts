@@ -1,7 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { createRateLimiter, type RateLimiter } from "~/server/ratelimit";
 
 import { nextUtcHour } from "./hour";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { daysInRange, resolveAnalyticsRange } from "~/server/usage/analytics";
 
 const day = (date: string) => new Date(`${date}T00:00:00Z`);

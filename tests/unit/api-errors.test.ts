@@ -2,8 +2,8 @@ import { TRPCError } from "@trpc/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ApiError, errorEnvelope, statusOf, toApiError } from "~/server/api/errors";
-import { DomainError } from "~/server/domain-error";
-import { log } from "~/server/log";
+import { DomainError } from "~/server/common/domain-error";
+import { log } from "~/server/runtime/log";
 import { requiredTitle } from "~/shared/blog-fields";
 
 afterEach(() => vi.restoreAllMocks());

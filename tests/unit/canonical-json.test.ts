@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, canonicalJsonHash } from "~/server/canonical-json";
+import { canonicalJson, canonicalJsonHash } from "~/server/api/canonical-json";
 
 describe("canonical JSON (the body hash of Idempotency-Key retries)", () => {
   it("sorts object keys at every depth, keeps array order and leaves undefined members out", () => {

@@ -3,7 +3,7 @@ import { generateRandomString, hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { normalizeEmail } from "./find-account";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { displayNameProblem } from "~/shared/display-name";

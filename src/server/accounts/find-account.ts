@@ -1,7 +1,7 @@
 import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 
 /** Emails are stored lowercased, as better-auth does at sign-up and sign-in. */
 export function normalizeEmail(email: string): string {

@@ -1,5 +1,5 @@
 import "server-only";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { PLANS, type Plan } from "~/shared/plans";
 
 export function parsePlan(value: string): Plan {

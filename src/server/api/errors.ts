@@ -4,9 +4,9 @@ import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError } from "zod";
 import { isMissingFieldIssue } from "~/shared/blog-fields";
 import { isDatabaseUnavailable } from "~/server/db/connection-errors";
-import { DomainError } from "~/server/domain-error";
-import { isDataException } from "~/server/prisma-errors";
-import { log } from "~/server/log";
+import { DomainError } from "~/server/common/domain-error";
+import { isDataException } from "~/server/db/prisma-errors";
+import { log } from "~/server/runtime/log";
 
 /** The API's error codes (README, The API) with their HTTP status and tRPC equivalent. */
 const API_ERRORS = {

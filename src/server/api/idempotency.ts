@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
-import { canonicalJsonHash } from "~/server/canonical-json";
-import { runOnce, sweepExpiredIdempotencyRecords, type StoredResponse } from "~/server/idempotency-store";
+import { canonicalJsonHash } from "~/server/api/canonical-json";
+import { runOnce, sweepExpiredIdempotencyRecords, type StoredResponse } from "~/server/api/idempotency-store";
 import { ApiError, errorEnvelope, toApiError, type ErrorEnvelope } from "./errors";
 import type { Context } from "./trpc";
 

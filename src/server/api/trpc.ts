@@ -11,11 +11,11 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { callerAccount, callerHolds, type Caller } from "~/server/accounts/caller";
 import type { SessionUser } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import type { Permission } from "~/shared/permissions";
 import { findUnstorableText } from "~/shared/storable-text";
 import { forgetPublicPages } from "~/server/public-site/forget";
-import { currentRequestId } from "~/server/log";
+import { currentRequestId } from "~/server/runtime/log";
 import type { ApiErrorCode } from "./errors";
 import { ApiError, toApiError } from "./errors";
 
@@ -33,7 +33,7 @@ export interface RequestContextOptions {
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
-  // `sql`: the pool under `db`, the one channel of raw statements (src/server/db.ts).
+  // `sql`: the pool under `db`, the one channel of raw statements (src/server/db/index.ts).
   return { db: getDb() as Db, sql: getSqlPool(), ...opts };
 }
 

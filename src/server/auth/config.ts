@@ -8,7 +8,7 @@ import "server-only";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { env } from "~/env";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { getDb } from "~/server/db";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { configuredOrigin } from "~/server/http/public-origin";

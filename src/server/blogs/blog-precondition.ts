@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import type { BlogView } from "./blog-view";
 import type { BlogScope } from "./blog-scope";
 import { findBlog } from "./find-blog";

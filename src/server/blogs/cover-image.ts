@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { BlogScope } from "~/server/blogs/blog-scope";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { imagesShownByHiddenBlogs } from "~/server/images/images";
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
-import { isoTimestampSchema } from "~/server/timestamps";
+import { DomainError } from "~/server/common/domain-error";
+import { isoTimestampSchema } from "~/server/common/timestamps";
 import { blogFieldSchemas, strictBoolean } from "~/shared/blog-fields";
 import { findUnstorableText } from "~/shared/storable-text";
 import { writeAs } from "./change-source";

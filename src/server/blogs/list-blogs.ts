@@ -3,7 +3,7 @@ import type { SqlPool } from "~/server/db";
 import { DEFAULT_BLOG_SORT_NAME, parseBlogSort } from "~/shared/blog-sort";
 import { queryPrepared } from "~/server/db/prepared-statement";
 import { listBlogsSql, type ListBlogsRow } from "./list-blogs-sql";
-import { pageOffset, paginate, type Pagination } from "~/server/pagination";
+import { pageOffset, paginate, type Pagination } from "~/server/common/pagination";
 import { encodeBlogCursor } from "./blog-cursor";
 import type { BlogListPosition, BlogListQuery } from "./blog-list-query";
 import type { BlogView } from "./blog-view";

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, SqlPool } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { PREVIEW_LIFETIMES, type PreviewLifetime } from "~/shared/preview-lifetimes";
 import type { BlogScope } from "./blog-scope";
 import { findBlog } from "./find-blog";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { SqlPool } from "~/server/db";
-import { pageOffset } from "~/server/pagination";
+import { pageOffset } from "~/server/common/pagination";
 import type { ImageReference } from "~/shared/images";
 
 /** What anyone may read without signing in: public blogs, by their owner's handle. */

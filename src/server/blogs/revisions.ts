@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db, SqlPool } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
-import { pageOffset, paginate, type Pagination } from "~/server/pagination";
+import { DomainError } from "~/server/common/domain-error";
+import { pageOffset, paginate, type Pagination } from "~/server/common/pagination";
 import type { BlogView } from "./blog-view";
 import type { BlogScope } from "./blog-scope";
 import type { BlogPrecondition } from "./blog-precondition";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
-import { isUniqueViolation } from "~/server/prisma-errors";
+import { DomainError } from "~/server/common/domain-error";
+import { isUniqueViolation } from "~/server/db/prisma-errors";
 import { readBlogViews, type BlogView } from "./blog-view";
 import { blogScopeWhere, type BlogScope } from "./blog-scope";
 import { assertPrecondition, type BlogPrecondition } from "./blog-precondition";

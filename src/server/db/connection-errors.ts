@@ -1,5 +1,5 @@
 import "server-only";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 
 // Node's socket errors, PostgreSQL's SQLSTATEs (shutdown, starting up, too many connections) and
 // Prisma's (P1001 can't reach, P1002 timed out, P1017 the server closed the connection).

@@ -11,7 +11,7 @@ import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQueryable 
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
-import { log } from "../log";
+import { log } from "../runtime/log";
 import { startEmbeddedPostgres } from "./embedded";
 import { assertDatabaseReachable } from "./reachable";
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { QueryResult, QueryResultRow } from "pg";
 import { env } from "~/env";
 import type { SqlPool } from "~/server/db";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 
 /**
  * Runs a statement of the API's hot path (the key lookup, the blog list) as a named prepared

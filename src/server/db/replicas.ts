@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, getReplicas, getSqlPool, type Db, type Replica, type SqlPool } from "~/server/db";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 
 /**
  * Reads on a read replica (docs/read-replicas.md): the first replica of DATABASE_REPLICA_URLS, in

@@ -6,7 +6,7 @@ import { importBlogs } from "~/server/blogs/import-blogs";
 import { getDb } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { PERMISSIONS } from "~/shared/permissions";
-import { readSecretFile, writeSecretFile } from "~/server/secret-file";
+import { readSecretFile, writeSecretFile } from "~/server/runtime/secret-file";
 
 export interface DemoAccount {
   email: string;

@@ -1,7 +1,7 @@
 import "server-only";
 // The emails of the account flows better-auth runs (src/server/auth/) and the security notices
 // (docs/security.md, Email), queued with their links on the app's own pages.
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { configuredOrigin, requestOrigin } from "~/server/http/public-origin";
 import { queueEmail } from "./queue-email";
 import type { Email, NoticeKind } from "./messages";

@@ -8,7 +8,7 @@ import { env } from "~/env";
 import { getSqlPool, sessionDatabaseUrl, type SqlPool } from "~/server/db";
 import { JOB_NAMES } from "~/server/jobs/definition";
 import { runDueJobs } from "~/server/jobs/worker";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import type { Email } from "./messages";
 
 /** graphile-worker retries with exponential backoff (e^attempt seconds): 25 attempts span about three days. */

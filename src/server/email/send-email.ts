@@ -5,7 +5,7 @@ import "server-only";
 import { createTransport, type Transporter } from "nodemailer";
 import { env } from "~/env";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { emailSchema, renderEmail, type Email } from "./messages";
 
 /** Used without EMAIL_FROM, off Vercel only (production-settings.ts requires it there). */

@@ -20,7 +20,7 @@ import { clientIp } from "./client-ip";
 import { getSqlPool, sessionDatabaseUrl } from "../db";
 import { createInFlight } from "./in-flight";
 import { listenHostname } from "./listen-address";
-import { log } from "../log";
+import { log } from "../runtime/log";
 import { usageBatcher } from "../usage/usage-batch";
 import { startJobWorker } from "../jobs/worker";
 import { publicPageCache } from "../public-site/cache";

@@ -5,7 +5,7 @@ import "server-only";
  * one upload at a time as asked over IPC, killed when its upload's client goes away. Compiled by
  * `npm run build` beside the server (scripts/lib/server-core.ts).
  */
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { processImage } from "./process-image";
 import type { WorkerReply, WorkerRequest } from "./processing";
 

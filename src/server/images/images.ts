@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { underAccountLock } from "~/server/quotas/account-lock";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
 import { formatBytes, IMAGES_PATH } from "~/shared/images";

@@ -1,6 +1,6 @@
 import "server-only";
 import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import {
   imageFiles,
   isImageFormat,

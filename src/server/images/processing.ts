@@ -1,8 +1,8 @@
 import "server-only";
 import { fork, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
-import { DomainError, type DomainErrorCode } from "~/server/domain-error";
-import { log } from "~/server/log";
+import { DomainError, type DomainErrorCode } from "~/server/common/domain-error";
+import { log } from "~/server/runtime/log";
 import { MAX_IMAGE_PIXELS } from "~/shared/images";
 import { inspectUpload, processImage, uploadCost, type ProcessedImage } from "./process-image";
 

@@ -4,7 +4,7 @@ import "server-only";
 // in process; on Vercel the Cron route drains due jobs every minute (docs/webhooks.md).
 import { EventEmitter } from "node:events";
 import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunctionFactory, type WorkerEvents, type WorkerUtils } from "graphile-worker";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import { JOB_NAMES } from "./definition";
 import { jobTaskList } from "./registry";
 

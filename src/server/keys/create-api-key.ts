@@ -1,8 +1,8 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
-import { isoTimestampSchema } from "~/server/timestamps";
+import { DomainError } from "~/server/common/domain-error";
+import { isoTimestampSchema } from "~/server/common/timestamps";
 import { generateApiKey } from "./api-key";
 import { EXPIRATION_OPTIONS, expiresAtFor, isExpirationOption } from "~/shared/key-expiration";
 import { isPermission, PERMISSIONS, type Permission } from "~/shared/permissions";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 
 /**
  * Deactivates a key for good. Deactivating it again changes nothing (the first deactivation time

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { DEFAULT_GRACE, GRACE_OPTIONS, graceEndFor, isGraceOption } from "~/shared/key-grace";
 import { isPermission } from "~/shared/permissions";
 import { insertApiKey, type CreatedApiKey } from "./create-api-key";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { parseKeyDescription, parseKeyName } from "./create-api-key";
 
 /** Renames a key and/or changes its description (any status: history keeps its names). */

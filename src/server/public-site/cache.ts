@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { log } from "../log";
+import { log } from "../runtime/log";
 
 /**
  * The public site's shared cache (docs/public-blog.md, The cache): each answer (a page, a feed, a

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { SqlPool } from "~/server/db";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import type { PublicPageCache } from "./cache";
 
 /**

@@ -4,7 +4,7 @@ import { imagePath } from "~/shared/images";
 import { tagPagePath } from "~/shared/tags";
 import type { CoverImage } from "../blogs/public-blogs";
 import { FEED_FORMATS, type FeedFormat } from "./routes";
-import { withXmlCharactersOnly } from "../xml-characters";
+import { withXmlCharactersOnly } from "./xml-characters";
 
 /**
  * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { contentTypeOf, formatOfFile } from "~/shared/images";
 import { headerNamesTag, namesEntityTagsOnly } from "../http/entity-tags";
 import { readImageFile } from "../images/store";
-import { log } from "../log";
+import { log } from "../runtime/log";
 import { requestOrigin } from "../http/public-origin";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";

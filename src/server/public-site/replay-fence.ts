@@ -1,7 +1,7 @@
 import "server-only";
 import { getSqlPool, type SqlPool } from "../db";
 import { hasReplicas, primaryPosition, readOnReplica } from "../db/replicas";
-import { log } from "../log";
+import { log } from "../runtime/log";
 import { publicPageCache, type PublicPageCache } from "./cache";
 
 /**

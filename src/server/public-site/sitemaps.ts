@@ -1,7 +1,7 @@
 import "server-only";
 import { Readable } from "node:stream";
 import { tagPagePath } from "~/shared/tags";
-import { withXmlCharactersOnly } from "../xml-characters";
+import { withXmlCharactersOnly } from "./xml-characters";
 import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, type SitemapItemLoose } from "sitemap";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import type { Prisma } from "~/generated/prisma/client";
 import { underAccountLock } from "./account-lock";
 import { QUOTAS } from "./quotas";
@@ -14,7 +14,7 @@ export interface BlogQuotaAccount {
 /**
  * The account's blogs, cheaply: the per-day counters kept by triggers (blogs with API access) plus
  * an index-only count of the blogs hidden from the API. `db` may be a transaction, whose own
- * uncommitted blogs then count too: hence Prisma's raw query here, not the shared pool (src/server/db.ts).
+ * uncommitted blogs then count too: hence Prisma's raw query here, not the shared pool (src/server/db/index.ts).
  */
 export async function countAccountBlogs(db: Pick<Db, "$queryRaw">, accountId: string): Promise<number> {
   const [row] = await db.$queryRaw<{ total: number }[]>`

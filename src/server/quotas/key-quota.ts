@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import type { Prisma } from "~/generated/prisma/client";
 import { underAccountLock } from "./account-lock";
 import { QUOTAS } from "./quotas";

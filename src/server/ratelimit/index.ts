@@ -1,6 +1,6 @@
 import "server-only";
 import { Redis as UpstashRedis } from "@upstash/redis";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 
 import { createMemoryLimiter } from "./memory";
 import { redisScriptClient } from "./redis-tcp";

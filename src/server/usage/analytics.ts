@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "~/server/db";
 import { hasReplicas, primaryPosition, readOnReplica } from "~/server/db/replicas";
 import { DAY_MS, formatCalendarDate } from "~/shared/calendar-date";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 
 /**
  * An account's API usage over a range of whole UTC days, read from the daily aggregates

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { getAnalytics, resolveAnalyticsRange, type Analytics } from "./analytics";
 
 /** How many of a key's latest requests its page shows (from the account's bounded request log). */

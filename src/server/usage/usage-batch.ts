@@ -10,7 +10,7 @@ import "server-only";
  */
 import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 import type { UsageCounts } from "./analytics";
 import { onUsageSettleRequested } from "./pending-writes";
 import { outcomeOf, type ApiRequestRecord } from "./record-request";

@@ -3,7 +3,7 @@ import "server-only";
 // `accountId`, an endpoint of another account counts as not found.
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/server/db";
-import { DomainError } from "~/server/domain-error";
+import { DomainError } from "~/server/common/domain-error";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from "~/shared/webhook-events";
 import { NEW_DELIVERY_ID_SQL, queueDeliveryJobsSql } from "./delivery-jobs";
 import { generateWebhookSecret } from "./send-webhook";

@@ -5,8 +5,8 @@ import "server-only";
 // redirect it. WEBHOOK_ALLOW_PRIVATE_URLS=1 lifts the rule for development and tests.
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { DomainError } from "~/server/domain-error";
-import { log } from "~/server/log";
+import { DomainError } from "~/server/common/domain-error";
+import { log } from "~/server/runtime/log";
 import { webhookSettings } from "./settings";
 
 const MAX_URL_LENGTH = 2_048;

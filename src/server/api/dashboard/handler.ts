@@ -1,7 +1,7 @@
 import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "~/server/auth";
-import { withRequestId } from "~/server/log";
+import { withRequestId } from "~/server/runtime/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
 import { boundedRequest } from "~/server/http/bounded-body";
 import { crossOriginRefusal } from "~/server/http/same-origin-request";

@@ -7,7 +7,7 @@ import { publicApiBaseUrl } from "~/server/http/public-origin";
 import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/http/security-headers";
 import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/authenticate";
 import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
-import { log, withRequestId } from "~/server/log";
+import { log, withRequestId } from "~/server/runtime/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
 import { entityTag, headerNamesTag, namesEntityTagsOnly } from "../../http/entity-tags";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { findRevision, listRevisions, restoreRevision, REVISION_SOURCES } from "~/server/blogs/revisions";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
 import { integerParam } from "../../query-params";
 import { procedure } from "../../trpc";
 import { blogAnswer, ifMatchPrecondition } from "./blog-entity-tag";

@@ -4,7 +4,7 @@ import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } fr
 import { encodeBlogCursor, MAX_SEARCH_LENGTH, type BlogCursor } from "~/server/blogs/blog-cursor";
 import type { BlogListQuery } from "~/server/blogs/blog-list-query";
 import type { BlogView } from "~/server/blogs/blog-view";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
 import { blogCursorParam, booleanParam, calendarDateParam, enumParam, integerParam, tagParam } from "../../query-params";
 import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME } from "~/shared/blog-sort";
 import { BLOG_STATUSES } from "~/shared/blog-status";

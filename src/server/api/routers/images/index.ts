@@ -5,7 +5,7 @@ import { callerAccount } from "~/server/accounts/caller";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { assertStorageLeft, blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
 import { BUSY_RETRY_AFTER_SECONDS, processUpload, UploadsBusyError } from "~/server/images/processing";
-import { paginate } from "~/server/pagination";
+import { paginate } from "~/server/common/pagination";
 import { requestOrigin } from "~/server/http/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { formatBytes, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "~/shared/images";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { contentTypeOf, imageFiles, imagePath, type ImageFormat } from "~/shared/images";
 import type { ImageRecord } from "~/server/images/images";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/pagination";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
 import { integerParam } from "../../query-params";
 import { pagePaginationSchema, successEnvelope } from "../blogs/schemas";
 

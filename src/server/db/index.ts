@@ -4,7 +4,7 @@ import pg from "pg";
 import { env } from "~/env";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
 import { describeDatabase } from "~/server/db/reachable";
-import { log } from "~/server/log";
+import { log } from "~/server/runtime/log";
 
 export type Db = PrismaClient;
 

@@ -3,8 +3,8 @@ import { DAY_MS } from "~/shared/calendar-date";
 import { Prisma } from "~/generated/prisma/client";
 import type { Db, SqlPool } from "~/server/db";
 import { retryIfConnectionLost } from "~/server/db/connection-errors";
-import { log } from "~/server/log";
-import { isLockTimeout } from "~/server/prisma-errors";
+import { log } from "~/server/runtime/log";
+import { isLockTimeout } from "~/server/db/prisma-errors";
 
 /** How long a first response is kept for retries. */
 export const IDEMPOTENCY_TTL_MS = DAY_MS;

@@ -6,7 +6,7 @@ import "server-only";
  * log ids and prefixes of keys, never the keys themselves (docs/security.md).
  */
 import pino from "pino";
-import { currentRequestScope, inRequestScope } from "./http/request-scope";
+import { currentRequestScope, inRequestScope } from "../http/request-scope";
 
 const SECRET_FIELDS = ["password", "newPassword", "currentPassword", "key", "apiKey", "api_key", "token", "secret", "cookie", "authorization"];
 
