@@ -38,7 +38,6 @@ const options: BuildOptions = {
 };
 
 async function writeManifest(): Promise<void> {
-  await rm(SERVER_CORE_DIR, { recursive: true, force: true });
   await mkdir(SERVER_CORE_DIR, { recursive: true });
   // Its types are its sources' (src/types/blogmgr-server.d.ts).
   const manifest = { name: "@blogmgr/server", version: "0.0.0", private: true, type: "module", exports: { ".": "./dist/index.mjs" } };
@@ -47,6 +46,8 @@ async function writeManifest(): Promise<void> {
 
 /** `npm run build`, before `next build`. */
 export async function buildServerCore(): Promise<void> {
+  // No chunk of an earlier build is left behind.
+  await rm(SERVER_CORE_DIR, { recursive: true, force: true });
   await writeManifest();
   await build(options);
 }
@@ -54,7 +55,8 @@ export async function buildServerCore(): Promise<void> {
 /**
  * `npm run dev`: built now, then again on every change of its sources, after which `onRebuilt`
  * runs (the launcher restarts `next dev`: Node keeps a module it loaded for the process's life).
- * Settles once the first build is written.
+ * Settles once the first build is written. Files are overwritten in place, never removed first: a
+ * production server of the same tree may be running from them.
  */
 export async function watchServerCore(onRebuilt: () => Promise<void>): Promise<BuildContext> {
   await writeManifest();
