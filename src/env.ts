@@ -32,7 +32,12 @@ const schema = z.object({
   REDIS_URL: z.url().optional(),
   UPSTASH_REDIS_REST_URL: z.url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-  /** Where embedded PostgreSQL keeps its data when DATABASE_URL is unset. */
+  /**
+   * pino's level for the server's log lines. The logger (src/server/runtime/log.ts) reads it itself:
+   * the launcher logs before the app's environment is complete (it sets DATABASE_URL); here it is validated.
+   */
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  /** Where embedded PostgreSQL keeps its data when DATABASE_URL is unset (read by the launcher and the CLI, which start it before the app loads). */
   DATA_DIR: z.string().default(".data"),
   /** Signs dashboard session cookies (better-auth); see fallbackAuthSecret when unset. */
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
