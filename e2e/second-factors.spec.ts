@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { collectProblems, expectAccessible, PASSWORD, signUp, submitWaitingOutLimit, VIEWPORTS } from "./support";
+import { collectProblems, expectAccessible, PASSWORD, postWaitingOutLimit, signUp, submitWaitingOutLimit, VIEWPORTS } from "./support";
 import { authenticatorApp } from "../tests/support/authenticator-app";
 import { emailsTo } from "../tests/support/mailbox";
 
@@ -132,7 +132,7 @@ for (const viewport of VIEWPORTS) {
       await signUp(page, { name: "Sam Sessions", handle: `ss-${run}`, email });
       // The same owner signed in from another browser.
       const elsewhere = await browser.newContext({ baseURL, userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" });
-      const signedIn = await elsewhere.request.post("/api/auth/sign-in/email", { data: { email, password: PASSWORD }, headers: { origin: new URL(baseURL!).origin } });
+      const signedIn = await postWaitingOutLimit(elsewhere.request, "/api/auth/sign-in/email", { data: { email, password: PASSWORD }, headers: { origin: new URL(baseURL!).origin } });
       expect(signedIn.status()).toBe(200);
 
       await page.goto("/dashboard/account");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { submitWaitingOutLimit } from "./support";
+import { postWaitingOutLimit, submitWaitingOutLimit } from "./support";
 
 /**
  * After signing in, the owner lands on the dashboard page they asked for, and never off the
@@ -12,7 +12,7 @@ const run = Date.now().toString(36);
 const owner = { name: "Rita Return", handle: `rita-${run}`, email: `rita-${run}@example.test` };
 
 test("a signed-out owner asking for /dashboard/keys signs in and lands there; a crafted next stays on the site", async ({ page, request, baseURL }) => {
-  const signUp = await request.post("/api/auth/sign-up/email", {
+  const signUp = await postWaitingOutLimit(request, "/api/auth/sign-up/email", {
     data: { ...owner, password: PASSWORD },
     headers: { origin: new URL(baseURL!).origin },
   });

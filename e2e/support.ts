@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 import { waitForLink } from "../tests/support/mailbox";
@@ -49,6 +49,16 @@ export async function submitWaitingOutLimit(page: Page, button: string, endpoint
     if ((await answer).status() !== 429 || attempt === 4) return;
     test.info().setTimeout(test.info().timeout + 25_000);
     await page.waitForTimeout(20_000);
+  }
+}
+
+/** `submitWaitingOutLimit` for a spec's own request to /api/auth: a 429 waits for the next window and posts again. */
+export async function postWaitingOutLimit(request: APIRequestContext, url: string, options: Parameters<APIRequestContext["post"]>[1]): Promise<APIResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await request.post(url, options);
+    if (response.status() !== 429 || attempt === 4) return response;
+    test.info().setTimeout(test.info().timeout + 25_000);
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
   }
 }
 

@@ -16,7 +16,8 @@ const scope = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `work` (awaited work included) inside the request's scope, adding `values` to any it is already in. */
 export function inRequestScope<T>(values: RequestScope, work: () => T): T {
-  return scope.run({ ...scope.getStore(), ...values }, work);
+  const current = scope.getStore();
+  return scope.run(current ? { ...current, ...values } : values, work);
 }
 
 /** The scope of the request being served, if any. */

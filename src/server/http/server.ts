@@ -49,9 +49,15 @@ if (Date !== PlainDate) {
 }
 const handleWithNext = app.getRequestHandler();
 
-/** Next's route handlers see no socket: they find the client's address in the request's scope. */
-const handleWithNextInScope = (req: IncomingMessage, res: ServerResponse) =>
-  inRequestScope({ clientIp: clientIp({ headers: req.headers, socketAddress: req.socket.remoteAddress }) }, () => handleWithNext(req, res));
+/**
+ * Hands the request to Next. Its route handlers see no socket: they find the client's address in
+ * the request's scope. The public site's route under Next takes its address from a header only
+ * the proxy (src/proxy.ts) may set: a client's copy never reaches Next (docs/security.md, Header trust).
+ */
+function handleWithNextInScope(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  delete req.headers[PUBLIC_URL_HEADER];
+  return inRequestScope({ clientIp: clientIp({ headers: req.headers, socketAddress: req.socket.remoteAddress }) }, () => handleWithNext(req, res));
+}
 
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
@@ -70,9 +76,6 @@ const server = createServer((req, res) => {
     res.writeHead(draining ? 503 : 200, { "content-type": "text/plain", "cache-control": "no-store" }).end(draining ? "draining" : "ok");
     return;
   }
-  // The public site's route under Next takes its address from this header, which only the proxy
-  // (src/proxy.ts) may set: a client's copy never reaches Next (docs/security.md, Header trust).
-  delete req.headers[PUBLIC_URL_HEADER];
   const served = isApiPath(req.url)
     ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
     : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNextInScope(req, res)));
