@@ -77,6 +77,14 @@ for (const viewport of VIEWPORTS) {
         await expectNoSidewaysScroll(page);
       });
 
+      await test.step("every section of the dashboard is in view, none clipped or scrolled away", async () => {
+        await page.goto("/dashboard");
+        const sections = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
+        await expect(sections).toHaveCount(7);
+        for (const section of await sections.all()) await expect(section).toBeInViewport({ ratio: 1 });
+        await shot(page, shotName("02-dashboard-sections"));
+      });
+
       await test.step("the list: long values truncated, both switches in view, local times with UTC on hover", async () => {
         slug = `a-very-long-slug-that-goes-on-and-on-and-on-${viewport.name}-${run}`;
         const created = await trpcMutation(page, "blogs.create", { title: `${LONG_WORD} title`, blogSlug: slug, content: GFM, isPublic: true });

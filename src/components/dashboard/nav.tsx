@@ -17,7 +17,8 @@ const LINKS = [
 export function DashboardNav() {
   const pathname = usePathname() ?? "";
   return (
-    <nav aria-label="Dashboard" className="-mb-px flex gap-1 overflow-x-auto">
+    // On a phone the sections wrap onto a second row rather than scroll out of sight: every one stays a tap away.
+    <nav aria-label="Dashboard" className="-mb-px flex flex-wrap gap-x-1 sm:flex-nowrap sm:overflow-x-auto">
       {LINKS.map(({ href, label, match }) => {
         const active = match(pathname);
         return (
