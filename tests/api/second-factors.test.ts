@@ -68,6 +68,8 @@ describe("two-factor sign-in", () => {
     expect(started.status).toBe(200);
     expect(started.body.totpURI).toMatch(/^otpauth:\/\/totp\/Blog%20Manager:.+\?.*secret=[A-Z2-7]+/);
     expect(started.body.backupCodes).toHaveLength(10);
+    // Read off a screen or a sheet of paper: no 0/O/o, 1/l/I or other look-alikes, in three groups of four.
+    for (const code of started.body.backupCodes as string[]) expect(code).toMatch(/^[2-9a-hjkmnp-z]{4}-[2-9a-hjkmnp-z]{4}-[2-9a-hjkmnp-z]{4}$/);
     // Not on until the app's code confirms the secret was taken.
     expect((await db().user.findUniqueOrThrow({ where: { id: account.id } })).twoFactorEnabled).toBe(false);
     const wrong = await authPost("/two-factor/verify-totp", { code: "000000" }, cookie);
@@ -109,6 +111,7 @@ describe("two-factor sign-in", () => {
     const renewed = await authPost("/two-factor/generate-backup-codes", { password: PASSWORD }, cookie);
     expect(renewed.status).toBe(200);
     expect(renewed.body.backupCodes).toHaveLength(10);
+    expect(new Set([...backupCodes, ...(renewed.body.backupCodes as string[])]).size).toBe(20);
     expect((await authPost("/two-factor/verify-backup-code", { code: backupCodes[0] }, await passwordStep(account))).status).toBe(401);
     expect((await authPost("/two-factor/verify-backup-code", { code: renewed.body.backupCodes[0] }, await passwordStep(account))).status).toBe(200);
     await expectNotice(account.email, "New backup codes were made, and the old ones no longer work");
