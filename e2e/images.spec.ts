@@ -137,6 +137,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     let publicPath = "";
+    let editPath = "";
     await test.step("saved public, the blog shows both images and the cover on its public page", async () => {
       await page.getByRole("switch", { name: "Public", exact: true }).click();
       await page.getByRole("button", { name: "Create blog" }).click();
@@ -144,6 +145,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId("cover-image")).toContainText("1200×800 PNG");
       await expectAccessible(page, "edit page with a cover");
       await shot("04-edit-page");
+      editPath = new URL(page.url()).pathname;
       publicPath = (await page.getByRole("link", { name: /View public page/ }).getAttribute("href"))!;
 
       await page.goto(publicPath);
@@ -203,6 +205,29 @@ for (const viewport of VIEWPORTS) {
       await expect(cards).toHaveCount(1);
       await expect(page.getByTestId(`image-${decorativeId}`)).toBeVisible();
       await noOverflow();
+    });
+
+    await test.step("Upload image puts the image on lines of its own: after the text when no caret was placed, else at the caret", async () => {
+      await page.goto(editPath);
+      const saved = await content.inputValue();
+      const chooseAndDescribe = async (color: string, alt: string) => {
+        const chooser = page.waitForEvent("filechooser");
+        await page.getByRole("button", { name: "Upload image", exact: true }).click();
+        await (await chooser).setFiles({ name: `${alt}.png`, mimeType: "image/png", buffer: await pngBytes(60, 40, color) });
+        const dialog = page.getByRole("dialog", { name: "Describe the image" });
+        await dialog.getByLabel("Alt text", { exact: true }).fill(alt);
+        await dialog.getByRole("button", { name: "Insert image" }).click();
+        await expect(dialog).toHaveCount(0);
+      };
+      await chooseAndDescribe("#15803d", "Green");
+      const afterText = await content.inputValue();
+      expect(afterText.slice(0, saved.length + 2)).toBe(`${saved}\n\n`);
+      expect(afterText.slice(saved.length + 2)).toMatch(/^!\[Green\]\(\/images\/[a-z0-9]+\/60x40\.png\)$/);
+      // At the very start of a heading: the heading stays a heading.
+      await content.fill("# A heading");
+      await setCaret(content, 0);
+      await chooseAndDescribe("#7e22ce", "Purple");
+      expect(await content.inputValue()).toMatch(/^!\[Purple\]\(\/images\/[a-z0-9]+\/60x40\.png\)\n\n# A heading$/);
     });
 
     expect(problems).toEqual([]);

@@ -5,6 +5,7 @@ import { Markdown } from "~/components/markdown";
 import { Card, CardTitle } from "~/components/ui/card";
 import { Field, Textarea } from "~/components/ui/input";
 import { cn } from "~/lib/cn";
+import { insertBlock } from "~/lib/markdown-insert";
 import type { ImageView } from "~/server/api/routers/images/schemas";
 import { AltTextDialog } from "./alt-text-dialog";
 import { characterCount } from "./blog-form-values";
@@ -33,6 +34,8 @@ export function BlogContentEditor({
 }) {
   const contentRef = useRef<HTMLTextAreaElement>(null);
   const insertAt = useRef({ start: 0, end: 0 });
+  // Until the owner has been in the content, its selection (0, 0) says nothing: an image goes after the text.
+  const contentVisited = useRef(false);
   const caretAfterInsert = useRef<number | null>(null);
   const [uploadedImage, setUploadedImage] = useState<ImageView | null>(null);
   const [draggingFile, setDraggingFile] = useState(false);
@@ -40,17 +43,16 @@ export function BlogContentEditor({
 
   const uploadIntoContent = (file: File) => {
     const field = contentRef.current;
-    const selection = field ? { start: field.selectionStart, end: field.selectionEnd } : { start: content.length, end: content.length };
+    const selection =
+      field && contentVisited.current ? { start: field.selectionStart, end: field.selectionEnd } : { start: content.length, end: content.length };
     if (contentUpload.start(file)) insertAt.current = selection;
   };
 
   const insertImage = (image: ImageView, alt: string) => {
-    const markdown = imageMarkdown(image, alt);
-    // The content may have shrunk meanwhile.
-    const start = Math.min(insertAt.current.start, content.length);
-    const end = Math.min(Math.max(insertAt.current.end, start), content.length);
-    onChange(content.slice(0, start) + markdown + content.slice(end));
-    caretAfterInsert.current = start + markdown.length;
+    // On lines of its own where the selection was (within the content, which may have shrunk meanwhile).
+    const inserted = insertBlock(content, insertAt.current.start, insertAt.current.end, imageMarkdown(image, alt));
+    onChange(inserted.text);
+    caretAfterInsert.current = inserted.caret;
     setUploadedImage(null);
   };
 
@@ -70,7 +72,7 @@ export function BlogContentEditor({
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
         <CardTitle>Content</CardTitle>
         <div className="flex flex-wrap items-center gap-3">
-          <ChooseImageButton upload={contentUpload} label="Upload image" />
+          <ChooseImageButton upload={contentUpload} label="Upload image" onChosen={uploadIntoContent} />
           <div role="group" aria-label="Content view" className="inline-flex rounded-md border border-slate-300 p-0.5">
             {(["write", "preview"] as const).map((t) => (
               <button
@@ -103,6 +105,7 @@ export function BlogContentEditor({
               rows={16}
               value={content}
               onChange={(e) => onChange(e.target.value)}
+              onFocus={() => (contentVisited.current = true)}
               onPaste={(e) => {
                 const image = Array.from(e.clipboardData.files).find((file) => file.type.startsWith("image/"));
                 if (!image) return;

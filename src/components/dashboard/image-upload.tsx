@@ -71,7 +71,18 @@ export function useImageUpload(onUploaded: (image: ImageView) => void): ImageUpl
 }
 
 /** A button opening the system's file picker for one image, handed to `upload`. */
-export function ChooseImageButton({ upload, label, variant = "secondary" }: { upload: ImageUpload; label: string; variant?: "primary" | "secondary" }) {
+export function ChooseImageButton({
+  upload,
+  label,
+  variant = "secondary",
+  onChosen = (file) => void upload.start(file),
+}: {
+  upload: ImageUpload;
+  label: string;
+  variant?: "primary" | "secondary";
+  /** What a chosen file starts: the upload itself, unless the caller starts it (and notes where it goes). */
+  onChosen?: (file: File) => void;
+}) {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
@@ -84,7 +95,7 @@ export function ChooseImageButton({ upload, label, variant = "secondary" }: { up
           const file = event.target.files?.[0];
           // Emptied, so choosing the same file again is a change too.
           event.target.value = "";
-          if (file) upload.start(file);
+          if (file) onChosen(file);
         }}
       />
       <Button id={upload.buttonId} variant={variant} size="sm" onClick={() => input.current?.click()}>
