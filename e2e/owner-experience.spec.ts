@@ -87,9 +87,15 @@ for (const viewport of VIEWPORTS) {
 
       await test.step("the list: long values truncated, both switches in view, local times with UTC on hover", async () => {
         slug = `a-very-long-slug-that-goes-on-and-on-and-on-${viewport.name}-${run}`;
+        // A scheduled blog's row (its time and Cancel schedule) must fit the table as well.
+        const publishAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+        await trpcMutation(page, "blogs.create", { title: `Scheduled ${run}`, blogSlug: `scheduled-${viewport.name}-${run}`, content: "Soon.", publishAt });
         const created = await trpcMutation(page, "blogs.create", { title: `${LONG_WORD} title`, blogSlug: slug, content: GFM, isPublic: true });
         blogId = created.data.blog.id;
         await page.goto("/dashboard");
+        await expect(page.getByRole("button", { name: `Cancel schedule: Scheduled ${run}` })).toBeVisible();
+        const table = page.getByRole("table");
+        expect(await table.evaluate((element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth), "the blog table scrolls sideways in its card").toBeLessThanOrEqual(0);
         const row = page.getByTestId(`blog-row-${slug}`);
         for (const name of ["Public", "API access"]) await expect(row.getByRole("switch", { name: new RegExp(`^${name}:`) })).toBeInViewport();
         const updated = row.locator("time").last();

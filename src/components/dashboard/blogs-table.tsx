@@ -264,7 +264,8 @@ export function BlogsTable() {
                     ["updatedAt", "Updated"],
                   ] as const
                 ).map(([field, name]) => (
-                  <td key={field} className="min-w-0 p-0 text-xs text-slate-600 md:px-3 md:py-2 md:text-sm md:whitespace-nowrap">
+                  // Dates wrap when the row needs the room (a scheduled blog's Cancel schedule), the time under the date: the table never scrolls in its card.
+                  <td key={field} className="min-w-0 p-0 text-xs text-slate-600 md:min-w-[7.5rem] md:px-3 md:py-2 md:text-sm">
                     <span className="md:hidden">{name} </span>
                     <LocalTime iso={blog[field]} />
                   </td>
