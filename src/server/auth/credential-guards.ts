@@ -1,8 +1,8 @@
 import "server-only";
-import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { APIError, isAPIError } from "better-auth/api";
 import { PASSWORD_MAX_LENGTH } from "~/shared/account-credentials";
 import { endpointPolicy, isCodeStep } from "./endpoint-policies";
-import type { HookContext } from "./hook-context";
+import { requestSession, type HookContext } from "./hook-context";
 import { authThrottle, emailSubject } from "./sign-in-throttle";
 import { claimTotpStep, invalidCode, pendingSignInUser, twoFactorPlugin } from "./two-factor";
 
@@ -10,7 +10,7 @@ import { claimTotpStep, invalidCode, pendingSignInUser, twoFactorPlugin } from "
 const credentialChecks = new WeakMap<Request, { subject: string }>();
 
 /** The session of an account setting (signed out, better-auth refuses those itself); sign-in has none yet. */
-const settingSession = (ctx: HookContext) => (ctx.path === "/sign-in/email" ? null : getSessionFromCtx(ctx));
+const settingSession = (ctx: HookContext) => (ctx.path === "/sign-in/email" ? null : requestSession(ctx));
 
 /** Refuses a password that is not the account's (as better-auth words it). */
 async function assertPassword(ctx: HookContext, userId: string, password: string): Promise<void> {
@@ -62,7 +62,7 @@ export async function forgiveEmailOnSuccess(ctx: HookContext): Promise<void> {
 }
 
 export async function checkPasswordFirst(ctx: HookContext): Promise<void> {
-  const session = await getSessionFromCtx(ctx);
+  const session = await requestSession(ctx);
   if (session) await assertPassword(ctx, session.user.id, String(ctx.body?.password ?? ""));
 }
 
@@ -71,7 +71,7 @@ export async function checkPasswordFirst(ctx: HookContext): Promise<void> {
  * also takes a code from the authenticator app or a backup code (which is used up).
  */
 export async function checkAddedCode(ctx: HookContext): Promise<void> {
-  const session = await getSessionFromCtx(ctx);
+  const session = await requestSession(ctx);
   const policy = endpointPolicy(ctx.path);
   if (!session || (policy?.code === "required while on" && !session.user.twoFactorEnabled)) return;
   const code = typeof ctx.body?.code === "string" ? ctx.body.code.trim() : "";
@@ -84,7 +84,7 @@ export async function checkAddedCode(ctx: HookContext): Promise<void> {
 
 /** A code from the app is taken once (better-auth then checks it as usual). */
 export async function takeTotpStepOnce(ctx: HookContext): Promise<void> {
-  const session = await getSessionFromCtx(ctx);
+  const session = await requestSession(ctx);
   const codeOwnerId = session?.user.id ?? (await pendingSignInUser(ctx))?.id;
   if (codeOwnerId && (await claimTotpStep(ctx, codeOwnerId, String(ctx.body?.code ?? ""))) === "replayed") throw invalidCode();
 }

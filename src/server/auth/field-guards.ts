@@ -1,11 +1,11 @@
 import "server-only";
-import { APIError, getSessionFromCtx } from "better-auth/api";
+import { APIError } from "better-auth/api";
 import { getDb } from "~/server/db";
 import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
 import { PASSKEY_NAME_MAX_LENGTH } from "~/shared/passkey-name";
 import { findUnstorableText } from "~/shared/storable-text";
-import type { HookContext } from "./hook-context";
+import { requestSession, type HookContext } from "./hook-context";
 
 export function normalizedHandle(value: unknown): string {
   return typeof value === "string" ? value.trim() : "";
@@ -55,7 +55,7 @@ export async function checkOwnerUpdateFields(ctx: HookContext): Promise<void> {
   assertNoImage(ctx);
   if (!ctx.body || typeof ctx.body !== "object") return;
   if ("name" in ctx.body) assertDisplayName(ctx.body.name);
-  const session = "handle" in ctx.body ? await getSessionFromCtx(ctx) : null;
+  const session = "handle" in ctx.body ? await requestSession(ctx) : null;
   // Signed out: better-auth refuses the update itself.
   if (session) await assertHandleAvailable(ctx.body.handle, session.user.id);
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { passkey } from "@better-auth/passkey";
 import type { BetterAuthPlugin } from "better-auth";
-import { APIError, createAuthEndpoint, getSessionFromCtx, isAPIError, sessionMiddleware } from "better-auth/api";
+import { APIError, createAuthEndpoint, isAPIError, sessionMiddleware } from "better-auth/api";
 import * as z from "zod";
-import type { HookContext } from "./hook-context";
+import { requestSession, type HookContext } from "./hook-context";
 
 /** How long adding a passkey may take once the password (and code) authorized it: the browser's prompt, then its answer. */
 const PASSKEY_REGISTRATION_GRANT_SECONDS = 5 * 60;
@@ -38,7 +38,7 @@ export const passkeyRegistrationAuthorization = {
 
 /** A registration challenge only for a session the password (and code) just authorized, once. */
 export async function takePasskeyGrant(ctx: HookContext): Promise<void> {
-  const session = await getSessionFromCtx(ctx);
+  const session = await requestSession(ctx);
   if (!session) return;
   const grant = await ctx.context.internalAdapter.consumeVerificationValue(passkeyRegistrationGrant(session.session.id));
   if (!grant || grant.expiresAt < new Date()) {

@@ -1,8 +1,8 @@
 import "server-only";
-import { APIError, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { APIError, isAPIError } from "better-auth/api";
 import { getDb } from "~/server/db";
 import { queueNotice, verificationTokenClaims } from "~/server/email/account-emails";
-import { emailOrigin, endOtherSessions, type HookContext } from "./hook-context";
+import { emailOrigin, endOtherSessions, requestSession, type HookContext } from "./hook-context";
 
 /** The account a password reset link belongs to, as its before guard found it (keyed by the request). */
 const passwordResets = new WeakMap<Request, { userId: string }>();
@@ -49,7 +49,7 @@ export async function findEmailChange(ctx: HookContext): Promise<void> {
   if (password && Math.floor(password.updatedAt.getTime() / 1000) > (iat ?? 0)) {
     throw new APIError("BAD_REQUEST", { message: "This link was made before the account's password last changed: ask for the change again", code: "INVALID_TOKEN" });
   }
-  const session = await getSessionFromCtx(ctx);
+  const session = await requestSession(ctx);
   emailChangeConfirmations.set(ctx.request, {
     userId: claims.userId,
     oldEmail: claims.email,

@@ -5,7 +5,7 @@ import { twoFactor } from "better-auth/plugins";
 import { createOTP } from "@better-auth/utils/otp";
 import { randomInt } from "node:crypto";
 import { getDb } from "~/server/db";
-import type { HookContext } from "./hook-context";
+import { oncePerRequest, type HookContext } from "./hook-context";
 
 /**
  * What backup codes are written with: lower-case letters and digits but the look-alikes (0, 1, i,
@@ -60,13 +60,13 @@ export async function claimTotpStep(ctx: HookContext, userId: string, code: stri
  * The account whose sign-in waits for its second factor: better-auth's signed two_factor cookie
  * names a verification row holding the user's id.
  */
-export async function pendingSignInUser(ctx: HookContext): Promise<{ id: string; email: string } | undefined> {
+export const pendingSignInUser = oncePerRequest(async (ctx): Promise<{ id: string; email: string } | undefined> => {
   const cookie = ctx.context.createAuthCookie("two_factor");
   const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
   if (!identifier) return undefined;
   const pending = await ctx.context.internalAdapter.findVerificationValue(identifier);
   return (pending && (await ctx.context.internalAdapter.findUserById(pending.value))) || undefined;
-}
+});
 
 /** After a new authenticator secret: none of its codes has been taken yet. */
 export async function forgetTakenTotpStep(ctx: HookContext): Promise<void> {
