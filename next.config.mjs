@@ -1,7 +1,7 @@
 /** @type {import("next").NextConfig} */
 const nextConfig = {
   // Loaded by Node at run time, never bundled into a route: the server core (`@blogmgr/server`,
-  // compiled by scripts/build-server.mjs), one instance per process for every route and the
+  // compiled by scripts/lib/server-core.ts), one instance per process for every route and the
   // production server (README.md, Architecture); and packages with Wasm or native-style loading.
   serverExternalPackages: ["@blogmgr/server", "@prisma/client", "pg", "ioredis", "@electric-sql/pglite", "satori"],
   // Share images' fonts and emoji, read from disk by path (src/server/public-site/share-image-assets.ts):

@@ -77,7 +77,7 @@ try {
 
 // Production: the production server (src/server/http/server.ts as `npm run build` compiled it, Next
 // behind it); development: `next dev`, on the server core compiled now and on every change
-// (scripts/lib/server-core.mjs), restarted after each rebuild.
+// (scripts/lib/server-core.ts), restarted after each rebuild.
 const serverArgs = mode === "start" ? PRODUCTION_SERVER_ARGS : [NEXT_BIN, "dev", "--hostname", hostname];
 const appEnv: NodeJS.ProcessEnv = {
   ...process.env,

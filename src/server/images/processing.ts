@@ -89,22 +89,21 @@ export function processImagesInChild(script: URL): void {
 export async function processUpload(bytes: Uint8Array, { accountId, signal }: { accountId: string; signal?: AbortSignal }): Promise<ProcessedImage> {
   const cost = uploadCost(await inspectUpload(bytes));
   signal?.throwIfAborted();
-  const state = processing;
-  const held = state.costByAccount.get(accountId) ?? 0;
+  const held = processing.costByAccount.get(accountId) ?? 0;
   if (held + cost > ACCOUNT_COST_LIMIT) throw new UploadsBusyError(held);
-  state.costByAccount.set(accountId, held + cost);
+  processing.costByAccount.set(accountId, held + cost);
   let upload: Upload | undefined;
-  const onAbort = () => upload && abandon(state, upload);
+  const onAbort = () => upload && abandon(processing, upload);
   signal?.addEventListener("abort", onAbort, { once: true });
   return new Promise<ProcessedImage>((resolve, reject) => {
-    upload = { id: state.next++, accountId, bytes, cost, heavy: cost > HEAVY_UPLOAD_COST, signal, resolve, reject };
-    state.waiting.push(upload);
-    startWaiting(state);
+    upload = { id: processing.next++, accountId, bytes, cost, heavy: cost > HEAVY_UPLOAD_COST, signal, resolve, reject };
+    processing.waiting.push(upload);
+    startWaiting(processing);
   }).finally(() => {
     signal?.removeEventListener("abort", onAbort);
-    const left = (state.costByAccount.get(accountId) ?? 0) - cost;
-    if (left > 0) state.costByAccount.set(accountId, left);
-    else state.costByAccount.delete(accountId);
+    const left = (processing.costByAccount.get(accountId) ?? 0) - cost;
+    if (left > 0) processing.costByAccount.set(accountId, left);
+    else processing.costByAccount.delete(accountId);
   });
 }
 

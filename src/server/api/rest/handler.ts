@@ -10,7 +10,7 @@ import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/k
 import { log, withRequestId } from "~/server/runtime/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
 import { usageBatcher } from "~/server/usage/usage-batch";
-import { entityTag, headerNamesTag, namesEntityTagsOnly } from "../../http/entity-tags";
+import { entityTag, headerNamesTag, namesEntityTagsOnly } from "~/server/http/entity-tags";
 import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 import { keyRefusal } from "./key-refusals";
@@ -18,7 +18,7 @@ import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
 import { readImageBody } from "./image-body";
 import { carriesBody, readJsonBody } from "./request-body";
-import { matchRoute, RATE_LIMIT_PATH, type RestRoute } from "./routes";
+import { matchRoute, RATE_LIMIT_PATH, type RestRoute, type RoutedRequest } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -60,8 +60,8 @@ interface ServedRequest {
 }
 
 /**
- * The one entry of /api/v1: routes the request to its procedure through trpc-to-openapi and
- * shapes every answer: the envelopes of README's The API, status codes, request id, CORS and rate-limit headers.
+ * The one entry of /api/v1: routes the request to its procedure (./routes.ts), calls it through
+ * trpc-to-openapi (./openapi-adapter.ts) and shapes every answer: the envelopes of README's The API, status codes, request id, CORS and rate-limit headers.
  * It works on Node's request and response, as both its callers have them: the production server
  * (src/server/http/server.ts) and, on Vercel and under `next dev`, the Pages Router API route.
  *
@@ -161,7 +161,7 @@ async function routeApiRequest(
  */
 async function answerOperation(
   req: IncomingMessage,
-  { route, pathInput }: { route: RestRoute; pathInput: Record<string, string> },
+  { route, pathInput }: RoutedRequest,
   verification: KeyVerification,
   budgetPending: boolean,
   context: Omit<RequestContextOptions, "caller">,
@@ -266,7 +266,7 @@ const callOpenApi = createOpenApiAdapter({ createContext: (options: RequestConte
 
 /** Runs the route's procedure: its success with the route's status; any failure as the API's error envelope (README, The API). */
 async function callProcedure(
-  { route, pathInput, method, body }: { route: RestRoute; pathInput: Record<string, string>; method: string; body: unknown },
+  { route, pathInput, method, body }: RoutedRequest & { method: string; body: unknown },
   context: RequestContextOptions,
   signal?: AbortSignal,
 ): Promise<ApiAnswer> {

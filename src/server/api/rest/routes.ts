@@ -60,7 +60,13 @@ export function routesOfRouter(router: AnyRouter): RestRoute[] {
 /** Every route of /api/v1: the procedures' and the handler's own (the document, the rate-limit state). */
 export const REST_ROUTES: RestRoute[] = [route(null, "GET", OPENAPI_DOCUMENT_PATH), route(null, "GET", RATE_LIMIT_PATH), ...routesOfRouter(appRouter)];
 
-export type RouteMatch = { route: RestRoute; pathInput: Record<string, string> } | { allowed: string[] } | null;
+/** A request's route, with the path's parameters it captured. */
+export interface RoutedRequest {
+  route: RestRoute;
+  pathInput: Record<string, string>;
+}
+
+export type RouteMatch = RoutedRequest | { allowed: string[] } | null;
 
 /**
  * The one routing of a request (the adapter is handed its result): the first route serving
