@@ -119,6 +119,12 @@ describe("a published blog's slug change", () => {
     await expect.poll(async () => (await visit(address("sql-a"))).headers.get("location"), { timeout: OTHER_WRITERS_MS, interval: 20 }).toBe(address("sql-b"));
   });
 
+  it("to a slug outside the API's rules (plain SQL) names it percent-encoded", async () => {
+    const id = await createBlog("raw-a");
+    await db().blog.update({ where: { id }, data: { blogSlug: "raw b\r\n/é" } });
+    await expect.poll(async () => (await visit(address("raw-a"))).headers.get("location"), { timeout: OTHER_WRITERS_MS, interval: 20 }).toBe(address("raw%20b%0D%0A%2F%C3%A9"));
+  });
+
   it("leaves the API's slug lookup at 404 for the old slug", async () => {
     const id = await createBlog("api-a");
     await patchBlog(id, { blogSlug: "api-b" });

@@ -46,7 +46,8 @@ async function sitemapIndex(pool: SqlPool, origin: string): Promise<PublicAnswer
 async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, lastModified: Date): Promise<PublicAnswer | null> {
   const blogSlug = await findMovedPublicBlog(pool, owner.id, route.blogSlug);
   if (blogSlug === null) return null;
-  return makeRedirect(`/${owner.handle}/${blogSlug}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
+  // Encoded: plain SQL may write a slug outside the API's rules, which a header must not carry as is.
+  return makeRedirect(`/${owner.handle}/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
 }
 
 /** An owner's answer at their current content version; null when there is nothing public at the address. */
