@@ -146,6 +146,28 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_slug_redirect_keep()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "ended_public" BOOLEAN;
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD."publishedAt" IS NOT NULL THEN
+    INSERT INTO "blog_slug_redirect" ("userId", "slug", "blogId") VALUES (OLD."userId", OLD."blogSlug", NEW."id")
+    ON CONFLICT ("userId", "slug") DO UPDATE SET "blogId" = EXCLUDED."blogId";
+  END IF;
+  WITH "ended" AS (
+    DELETE FROM "blog_slug_redirect" WHERE "userId" = NEW."userId" AND "slug" = NEW."blogSlug" RETURNING "blogId"
+  )
+  SELECT EXISTS (SELECT 1 FROM "ended" JOIN "blog" AS b ON b."id" = "ended"."blogId" WHERE b."isPublic") INTO "ended_public";
+  IF "ended_public" AND NOT NEW."isPublic" AND NOT (TG_OP = 'UPDATE' AND OLD."isPublic") THEN
+    PERFORM "public_content_version_move"(ARRAY[NEW."userId"]);
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.blog_tag_slug(tag text)
  RETURNS text
  LANGUAGE sql
@@ -336,6 +358,8 @@ CREATE TRIGGER blog_record_revision AFTER INSERT OR UPDATE ON public.blog FOR EA
 CREATE TRIGGER blog_schedule_job_delete AFTER DELETE ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_update AFTER UPDATE OF "publishAt", "isPublic" ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS DISTINCT FROM new."publishAt")) EXECUTE FUNCTION blog_schedule_job();
+CREATE TRIGGER blog_slug_redirect_insert AFTER INSERT ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_slug_redirect_keep();
+CREATE TRIGGER blog_slug_redirect_update AFTER UPDATE OF "blogSlug" ON public.blog FOR EACH ROW WHEN ((old."blogSlug" IS DISTINCT FROM new."blogSlug")) EXECUTE FUNCTION blog_slug_redirect_keep();
 CREATE TRIGGER public_content_version_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();

@@ -78,6 +78,19 @@ export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: s
   return rows[0] ?? null;
 }
 
+/**
+ * The slug now of the account's blog that left `oldSlug` (docs/public-blog.md, Moved blogs), when
+ * that blog is public; null otherwise. By the redirect's primary key, then the blog's.
+ */
+export async function findMovedPublicBlog(pool: SqlPool, ownerId: string, oldSlug: string): Promise<string | null> {
+  const { rows } = await pool.query<{ blogSlug: string }>(
+    `SELECT b."blogSlug" FROM "blog_slug_redirect" AS r JOIN "blog" AS b ON b."id" = r."blogId"
+     WHERE r."userId" = $1 AND r."slug" = $2 AND b."isPublic"`,
+    [ownerId, oldSlug],
+  );
+  return rows[0]?.blogSlug ?? null;
+}
+
 /** Blogs in a feed (docs/public-blog.md): the newest. */
 export const FEED_SIZE = 20;
 

@@ -1,13 +1,13 @@
 import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
-import { findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
+import { findMovedPublicBlog, findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
 import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
-import { makeAnswer, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
+import { makeAnswer, makeRedirect, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
 import { renderIndexPage, renderPostPage, renderPreviewPage } from "./pages";
-import { FEED_FORMATS, type PublicRoute } from "./routes";
+import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
 import { readPublicContent } from "./replay-fence";
 import { renderShareImage } from "./share-image";
 
@@ -39,6 +39,17 @@ async function sitemapIndex(pool: SqlPool, origin: string): Promise<PublicAnswer
   return makeAnswer("application/xml; charset=utf-8", await renderSitemapIndex(origin, owners), lastModified);
 }
 
+/**
+ * A moved blog's old address, or its share image's (docs/public-blog.md, Moved blogs): a redirect
+ * to the same under the slug it has now, while it is public; null otherwise.
+ */
+async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, lastModified: Date): Promise<PublicAnswer | null> {
+  const blogSlug = await findMovedPublicBlog(pool, owner.id, route.blogSlug);
+  if (blogSlug === null) return null;
+  // Encoded: plain SQL may write a slug outside the API's rules, which a header must not carry as is.
+  return makeRedirect(`/${owner.handle}/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
+}
+
 /** An owner's answer at their current content version; null when there is nothing public at the address. */
 async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
@@ -54,13 +65,13 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
     }
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return null;
+      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
       const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin }), author });
       return makeAnswer(HTML, html, lastModified);
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return null;
+      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
       return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: new URL(origin).host }), lastModified);
     }
     case "feed": {

@@ -35,6 +35,8 @@ export interface PublicAnswer {
   /** Weak (the compressed forms share it), from the body's SHA-256. */
   etag: string;
   lastModified: Date;
+  /** A moved blog's old address (docs/public-blog.md, Moved blogs): answered 301 to this path, the body a note naming it. */
+  location?: string;
 }
 
 /** What an answer was made from: its account (null: every account's, e.g. the sitemap index) and that account's content version. */
@@ -58,9 +60,11 @@ interface Entry extends SourcedAnswer {
 
 const COMPRESSIBLE = /^(text\/|application\/(.+\+)?(xml|json))/;
 
+const entityTag = (body: Buffer) => `W/"${createHash("sha256").update(body).digest("base64url")}"`;
+
 export function makeAnswer(contentType: string, content: string | Buffer, lastModified: Date): PublicAnswer {
   const body = typeof content === "string" ? Buffer.from(content) : content;
-  const etag = `W/"${createHash("sha256").update(body).digest("base64url")}"`;
+  const etag = entityTag(body);
   if (!COMPRESSIBLE.test(contentType)) return { contentType, body, etag, lastModified };
   return {
     contentType,
@@ -70,6 +74,12 @@ export function makeAnswer(contentType: string, content: string | Buffer, lastMo
     gzip: gzipSync(body, { level: 6 }),
     br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   };
+}
+
+/** A redirect to `location`, a path of the site: kept like any answer, so a hit needs no database either. */
+export function makeRedirect(location: string, lastModified: Date): PublicAnswer {
+  const body = Buffer.from(`Moved permanently to ${location}\n`);
+  return { contentType: "text/plain; charset=utf-8", body, etag: entityTag(body), lastModified, location };
 }
 
 const answerBytes = ({ answer }: Entry) => answer.body.length + (answer.gzip?.length ?? 0) + (answer.br?.length ?? 0) + 256;

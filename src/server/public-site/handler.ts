@@ -17,8 +17,8 @@ import { parsePublicRoute, type PublicRoute } from "./routes";
  * The public site over HTTP (docs/public-blog.md), with no framework: the production server
  * (src/server/http/server.ts) calls it before Next, and on Vercel and under `next dev` Next's
  * fallback route (src/pages/api/public.ts). GET and HEAD; the cached answer or a 304
- * (If-None-Match, else If-Modified-Since), compressed as the client accepts, and how the cache had
- * it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE).
+ * (If-None-Match, else If-Modified-Since), compressed as the client accepts, or a moved blog's 301;
+ * and how the cache had it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE).
  */
 
 /**
@@ -97,6 +97,8 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
     "Last-Modified": answer.lastModified.toUTCString(),
     "Content-Security-Policy": answer.contentType.startsWith("text/html") ? PAGE_CSP : DOCUMENT_CSP,
   };
+  // A moved blog's old address: always the redirect (a 304 would leave a client on an address that moved).
+  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, ownerId);
   if (answer.gzip) headers.Vary = "Accept-Encoding";
   if (isNotModified(request, answer)) return respond(request, 304, headers, null, ownerId);
   headers["Content-Type"] = answer.contentType;
@@ -143,7 +145,7 @@ export async function handlePublicRequest(
   const header = (name: string) => headerValue(req.headers, name);
   const request = { method: req.method ?? "GET", header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
   const served = await answerRoute(request, pathname, route);
-  if (served.status === 200 || served.status === 304) await onAnswer?.(served.ownerId);
+  if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.ownerId);
   res.writeHead(served.status, served.headers);
   res.end(served.body);
   return true;
