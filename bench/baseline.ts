@@ -35,6 +35,7 @@ import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } fro
 import { listBlogsSql, type ListBlogsRow } from "~/server/blogs/list-blogs-sql";
 import { queryPrepared } from "~/server/db/prepared-statement";
 import { API_KEY_LOOKUP_SQL, KEY_LAST_USED_SQL, type ApiKeyRow } from "~/server/keys/key-sql";
+import { loggedQuery } from "~/server/usage/record-request";
 import { createUsageBatcher } from "~/server/usage/usage-batch";
 
 const PLAN_LIMITS: Record<string, number> = { free: 100, pro: 1000, enterprise: 10000 };
@@ -219,19 +220,30 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
       pool.query(KEY_LAST_USED_SQL, [now, key.id, new Date(now.getTime() - 60_000)]).catch((e) => console.error(e));
     });
   }
-  const record = (status: number) =>
-    void usage.record({ accountId: key.userId, keyId: key.id, method: "GET", path: "/blogs", status, at: new Date(), latencyMs: Math.round(performance.now() - started), requestId });
+  const record = (status: number, errorCode: string | null = null) =>
+    void usage.record({
+      accountId: key.userId,
+      keyId: key.id,
+      method: "GET",
+      path: "/blogs",
+      query: loggedQuery(url.search),
+      status,
+      errorCode,
+      at: new Date(),
+      latencyMs: Math.round(performance.now() - started),
+      requestId,
+    });
   const limit = PLAN_LIMITS[key.plan] ?? 100;
   if (!permissions.includes("read:blogs")) {
     error(res, 403, headers, logged, "INSUFFICIENT_PERMISSIONS", "This API key lacks the read:blogs permission");
-    return record(403);
+    return record(403, "INSUFFICIENT_PERMISSIONS");
   }
   const state = await consume(`account:${key.userId}`, limit);
   rateHeaders(headers, state, key.plan);
   if (!state.success) {
     setRetryAfter(settable(headers), state);
     error(res, 429, headers, logged, "RATE_LIMIT_EXCEEDED", "Rate limit exceeded", `Hourly limit of ${state.limit} requests exceeded; the limit resets at ${new Date(state.reset).toISOString()}`);
-    return record(429);
+    return record(429, "RATE_LIMIT_EXCEEDED");
   }
   let query;
   try {
@@ -239,7 +251,7 @@ async function listBlogs(req: IncomingMessage, res: ServerResponse, url: URL): P
   } catch (e) {
     if (!(e instanceof ParamError)) throw e;
     error(res, 400, headers, logged, "INVALID_PARAMETER", `Invalid parameter: ${e.param}`, e.details);
-    return record(400);
+    return record(400, "INVALID_PARAMETER");
   }
   const { text, values } = listBlogsSql({
     accountId: key.userId,

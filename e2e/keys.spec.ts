@@ -170,11 +170,18 @@ for (const size of SIZES) {
 
       await test.step("a key's activity: usage by outcome and its latest requests", async () => {
         expect((await request.get("/api/v1/blogs/nope", { headers: { "x-api-key": rolledKey } })).status()).toBe(404);
+        expect((await request.get(`/api/v1/blogs?limit=99&api_key=${rolledKey}`)).status()).toBe(400);
         await page.getByRole("link", { name: "Activity of deployer" }).click();
         await expect(page.getByRole("heading", { name: "Key “deployer”" })).toBeVisible();
         const table = page.getByRole("table", { name: "Latest requests" });
         await expect(table).toContainText("/blogs/{blogId}");
         await expect(table).toContainText("404");
+        // Each request's error code and query string, the key in it redacted; times to the second.
+        await expect(table).toContainText("RESOURCE_NOT_FOUND");
+        await expect(table).toContainText("INVALID_PARAMETER");
+        await expect(table.getByTestId("request-query")).toHaveText("?limit=99&api_key=REDACTED");
+        await expect(table).not.toContainText(rolledKey);
+        await expect(table.locator("time").first()).toHaveText(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d$/);
         await expect(page.getByTestId("usage-chart")).toHaveAttribute("aria-label", /in all/);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBeLessThanOrEqual(0);

@@ -34,6 +34,8 @@ test("an owner adds an endpoint, keeps its secret, sends a test event, sees the 
     await expect(page.getByLabel("Description", { exact: true })).toHaveAccessibleDescription(/description must not contain NUL characters/);
     await expect(page.getByLabel("Description", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
+    // blog.published is among the events ticked to start with.
+    await expect(page.getByRole("checkbox", { name: "blog.published" })).toBeChecked();
     await page.getByLabel("Description", { exact: true }).fill("");
     await page.getByRole("button", { name: "Add endpoint" }).click();
     const secret = await page.getByTestId("webhook-secret").inputValue();
@@ -44,6 +46,8 @@ test("an owner adds an endpoint, keeps its secret, sends a test event, sees the 
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect(page.getByRole("table", { name: "Recent deliveries" }).getByText("webhook.test")).toBeVisible();
     await expect(page.getByRole("table", { name: "Recent deliveries" }).getByText("succeeded")).toBeVisible({ timeout: 15_000 });
+    // Deliveries' times to the second: a test and its resend within a minute read apart.
+    await expect(page.getByRole("table", { name: "Recent deliveries" }).locator("time").first()).toHaveText(/^\d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d$/);
     expect(received).toHaveLength(1);
     expect(new Webhook(secret).verify(received[0]!.body, received[0]!.headers)).toMatchObject({ type: "webhook.test" });
 

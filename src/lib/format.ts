@@ -7,21 +7,30 @@ export function asSentence(message: string): string {
   return /[.!?]$/.test(capitalized) ? capitalized : `${capitalized}.`;
 }
 
-/** Dates as the dashboard shows them: "22 Nov 2026", in UTC so server and browser agree. */
-export function formatDate(iso: string | null): string {
-  if (!iso) return "—";
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-}
-
-export function formatDateTime(iso: string | null): string {
-  if (!iso) return "—";
+/**
+ * The one way a moment is written: "26 Nov 2026, 14:05" (with seconds, "14:05:07", where entries
+ * of a list could otherwise read alike), in `timeZone`, the runtime's own when absent: in the
+ * dashboard, the owner's browser (LocalTime, src/components/ui/local-time.tsx).
+ */
+export function formatMoment(iso: string, { seconds = false, timeZone }: { seconds?: boolean; timeZone?: string } = {}): string {
   return new Date(iso).toLocaleString("en-GB", {
     day: "numeric",
     month: "short",
     year: "numeric",
     hour: "2-digit",
     minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
+    ...(seconds && { second: "2-digit" }),
+    hourCycle: "h23",
+    timeZone,
   });
+}
+
+/** A moment in UTC, saying so: "26 Nov 2026, 14:05 UTC", the same on server and browser (the public pages). */
+export function formatDateTime(iso: string, options: { seconds?: boolean } = {}): string {
+  return `${formatMoment(iso, { ...options, timeZone: "UTC" })} UTC`;
+}
+
+/** A day as the public pages show it: "22 Nov 2026", in UTC so every reader sees the same. */
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 }

@@ -146,6 +146,16 @@ describe("the list's flags", () => {
 });
 
 describe("a key's activity", () => {
+  const logged = (path: string, status: number, errorCode: string | null) => ({
+    at: expect.any(String),
+    method: "GET",
+    path,
+    query: null,
+    status,
+    errorCode,
+    latencyMs: expect.any(Number),
+  });
+
   it("has its usage per day by outcome and its latest requests from the log, with their request ids", async () => {
     const account = await createTestAccount();
     const cookie = await signIn(account);
@@ -155,9 +165,23 @@ describe("a key's activity", () => {
     const activity = (await trpc(cookie, "keys.activity", { id })).body.result.data;
     expect(activity.usage.totals).toMatchObject({ requests: 2, succeeded: 1, clientErrors: 1 });
     expect(activity.recent).toEqual([
-      { at: expect.any(String), method: "GET", path: "/blogs/{blogId}", status: 404, latencyMs: expect.any(Number), requestId: missing.headers.get("x-request-id") },
-      { at: expect.any(String), method: "GET", path: "/blogs", status: 200, latencyMs: expect.any(Number), requestId: ok.headers.get("x-request-id") },
+      { ...logged("/blogs/{blogId}", 404, "RESOURCE_NOT_FOUND"), requestId: missing.headers.get("x-request-id") },
+      { ...logged("/blogs", 200, null), requestId: ok.headers.get("x-request-id") },
     ]);
+  });
+
+  it("shows a refused request's error code and its query string, the key in ?api_key= redacted", async () => {
+    const account = await createTestAccount();
+    const cookie = await signIn(account);
+    const id = (await keysOf(cookie))[0].id;
+    const refused = await call("/blogs?limit=500&q=caf%C3%A9", { key: account.key, via: "query" });
+    expect(refused.status).toBe(400);
+    const activity = (await trpc(cookie, "keys.activity", { id })).body.result.data;
+    expect(activity.recent).toEqual([
+      { ...logged("/blogs", 400, "INVALID_PARAMETER"), query: "limit=500&q=caf%C3%A9&api_key=REDACTED", requestId: refused.headers.get("x-request-id") },
+    ]);
+    expect(JSON.stringify(activity)).not.toContain(account.key);
+    expect(await db().apiRequestLog.count({ where: { query: { contains: account.key } } })).toBe(0);
   });
 
   it("keeps at most the account's latest requests in the log", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRetrySchedule } from "~/server/webhooks/settings";
-import { isRefusedAddress } from "~/server/webhooks/url-safety";
+import { isRefusedAddress, privateAddressRefusal } from "~/server/webhooks/url-safety";
 
 describe("isRefusedAddress", () => {
   it.each([
@@ -94,5 +94,12 @@ describe("parseRetrySchedule", () => {
 
   it("names the part it cannot read", () => {
     expect(() => parseRetrySchedule("1s,soon")).toThrow('"soon" is not a duration');
+  });
+});
+
+describe("privateAddressRefusal", () => {
+  it("names WEBHOOK_ALLOW_PRIVATE_URLS in development only", () => {
+    expect(privateAddressRefusal(true)).toContain("WEBHOOK_ALLOW_PRIVATE_URLS=1");
+    expect(privateAddressRefusal(false)).toBe("url's host must resolve to public internet addresses only");
   });
 });

@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import { Suspense, type ReactNode } from "react";
 import { SignOutButton } from "~/components/auth/sign-out-button";
 import { Brand } from "~/components/brand";
 import { DashboardNav } from "~/components/dashboard/nav";
 import { EmailVerificationBanner } from "~/components/dashboard/email-verification-banner";
 import { NewKeyDialog } from "~/components/dashboard/new-key-dialog";
+import { ThemeSelect } from "~/components/dashboard/theme-select";
 import { requireSessionUser } from "~/app/session";
+import { parseTheme, THEME_COOKIE } from "~/lib/theme";
 import { TRPCReactProvider } from "~/trpc/react";
 
 export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Blog Manager" } };
@@ -13,17 +16,24 @@ export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireSessionUser();
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
     <TRPCReactProvider>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto max-w-6xl px-4">
-          <div className="flex items-center justify-between gap-3 py-3">
+          {/* On a phone the public page's link takes a line of its own under the brand, theme and sign-out. */}
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap">
             <Brand href="/dashboard" />
-            <div className="flex min-w-0 items-center gap-2 text-sm text-slate-600">
-              {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
-              <a href={`/${user.handle}`} className="truncate rounded hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600" title="Your public page">
-                <span className="hidden sm:inline">{user.email} · </span>/{user.handle}
-              </a>
+            {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
+            <a
+              href={`/${user.handle}`}
+              className="order-last w-full truncate rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:order-none sm:ml-auto sm:w-auto sm:min-w-0"
+              title="Your public page"
+            >
+              <span className="hidden sm:inline">{user.email} · </span>/{user.handle}
+            </a>
+            <div className="ml-auto flex items-center gap-2 sm:ml-0">
+              <ThemeSelect initial={theme} />
               <SignOutButton />
             </div>
           </div>

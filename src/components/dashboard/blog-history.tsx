@@ -136,7 +136,7 @@ export function BlogHistory({
                   className="flex w-full flex-wrap items-baseline gap-x-2 px-3 py-2 text-left text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600 aria-pressed:bg-indigo-50"
                 >
                   <span className="font-medium text-slate-900">
-                    <LocalTime iso={item.createdAt} />
+                    <LocalTime iso={item.createdAt} seconds />
                   </span>
                   <span className="text-slate-700">{who(item)}</span>
                   <span className="text-xs text-slate-600">

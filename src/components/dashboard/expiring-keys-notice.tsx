@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { formatDate } from "~/lib/format";
+import { Fragment } from "react";
+import { LocalTime } from "~/components/ui/local-time";
 import { KEYS_QUERY } from "./keys-client";
 
 /** On the dashboard's first page: the active keys that expire within 7 days, if any. */
@@ -14,7 +15,12 @@ export function ExpiringKeysNotice() {
     <div role="status" className="mb-6 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
       <p className="font-medium">
         {expiring.length === 1 ? "An API key expires" : `${expiring.length} API keys expire`} within 7 days:{" "}
-        {expiring.map((key) => `“${key.name}” on ${formatDate(key.expiresAt)}`).join(", ")}.{" "}
+        {expiring.map((key, i) => (
+          <Fragment key={key.id}>
+            {i > 0 && ", "}“{key.name}” on {key.expiresAt && <LocalTime iso={key.expiresAt} />}
+          </Fragment>
+        ))}
+        .{" "}
         <Link href="/dashboard/keys" className="underline">
           Roll or replace {expiring.length === 1 ? "it" : "them"}
         </Link>

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { RadioGroup } from "~/components/ui/radio-group";
-import { formatDateTime } from "~/lib/format";
+import { LocalTime } from "~/components/ui/local-time";
 import { DEFAULT_GRACE, GRACE_OPTIONS, type GraceOption } from "~/shared/key-grace";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
 import { api, errorMessage, fieldErrors } from "~/trpc/react";
@@ -152,7 +152,7 @@ export function EndGrace({ apiKey: key }: { apiKey: ApiKeySummary }) {
       description={
         <>
           <p>
-            It would keep working until {formatDateTime(key.graceEndsAt)}. Its next request is refused; its replacement is not affected.
+            It would keep working until {key.graceEndsAt && <LocalTime iso={key.graceEndsAt} />}. Its next request is refused; its replacement is not affected.
           </p>
           <ErrorLine error={action.error} />
         </>

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardTitle, EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
-import { formatDateTime } from "~/lib/format";
+import { LocalTime } from "~/components/ui/local-time";
 import { api } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
@@ -69,22 +69,22 @@ export function KeyActivityPanel({ id }: { id: string }) {
                   {activity.data.recent.map((request) => (
                     <Tr key={request.requestId}>
                       <Td className="text-slate-600">
-                        {formatDateTime(request.at)
-                          .split(", ")
-                          .map((part) => (
-                            <span key={part} className="block whitespace-nowrap">
-                              {part}
-                            </span>
-                          ))}
+                        <LocalTime iso={request.at} seconds />
                       </Td>
                       <Td>
                         <span className="block font-mono text-xs text-slate-900">
                           {request.method} {request.path}
                         </span>
+                        {request.query && (
+                          <span className="block font-mono text-xs break-all text-slate-600" data-testid="request-query">
+                            ?{request.query}
+                          </span>
+                        )}
                         <span className="block font-mono text-xs break-all text-slate-500">{request.requestId}</span>
                       </Td>
                       <Td>
                         <Badge tone={statusTone(request.status)}>{request.status}</Badge>
+                        {request.errorCode && <span className="block font-mono text-xs break-all text-slate-900">{request.errorCode}</span>}
                         <span className="block text-xs whitespace-nowrap text-slate-600 tabular-nums">{request.latencyMs} ms to answer</span>
                       </Td>
                     </Tr>

@@ -2,14 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { Field, Input } from "~/components/ui/input";
 import { RadioGroup } from "~/components/ui/radio-group";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { LocalTime } from "~/components/ui/local-time";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
 import { PERMISSIONS, type Permission } from "~/shared/permissions";
@@ -153,8 +153,16 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
               {key.name}
             </h3>
             <Badge tone={STATUS_TONE[key.status]}>{key.status}</Badge>
-            {inGrace && <Badge tone="amber">Rolled: works until {formatDateTime(key.graceEndsAt)}</Badge>}
-            {key.expiringSoon && <Badge tone="amber">Expiring soon: {formatDate(key.expiresAt)}</Badge>}
+            {inGrace && key.graceEndsAt && (
+              <Badge tone="amber">
+                Rolled: works until <LocalTime iso={key.graceEndsAt} />
+              </Badge>
+            )}
+            {key.expiringSoon && key.expiresAt && (
+              <Badge tone="amber">
+                Expiring soon: <LocalTime iso={key.expiresAt} />
+              </Badge>
+            )}
             {key.rotationDue && <Badge tone="amber">Over 90 days old: roll it</Badge>}
           </div>
           {key.description && <p className="text-sm break-words text-slate-600">{key.description}</p>}
@@ -167,11 +175,11 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
             ))}
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-600 sm:flex sm:flex-wrap sm:gap-x-4">
-            <KeyDate label="Created" value={formatDate(key.createdAt)} />
-            <KeyDate label="Last used" value={key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"} />
-            <KeyDate label="Expires" value={key.expiresAt ? formatDate(key.expiresAt) : "Never"} />
-            {key.deactivatedAt && <KeyDate label="Deactivated" value={formatDateTime(key.deactivatedAt)} />}
-            {key.status === "rolled" && <KeyDate label="Stopped" value={formatDateTime(key.graceEndsAt)} />}
+            <KeyDate label="Created" value={<LocalTime iso={key.createdAt} />} />
+            <KeyDate label="Last used" value={key.lastUsedAt ? <LocalTime iso={key.lastUsedAt} /> : "Never"} />
+            <KeyDate label="Expires" value={key.expiresAt ? <LocalTime iso={key.expiresAt} /> : "Never"} />
+            {key.deactivatedAt && <KeyDate label="Deactivated" value={<LocalTime iso={key.deactivatedAt} />} />}
+            {key.status === "rolled" && key.graceEndsAt && <KeyDate label="Stopped" value={<LocalTime iso={key.graceEndsAt} />} />}
           </dl>
         </div>
         <div className="flex shrink-0 flex-wrap gap-2 lg:justify-end">
@@ -188,7 +196,7 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
   );
 }
 
-function KeyDate({ label, value }: { label: string; value: string }) {
+function KeyDate({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div className="contents sm:flex sm:gap-1">
       <dt className="text-slate-500">{label}</dt>

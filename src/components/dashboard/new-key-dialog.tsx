@@ -4,6 +4,8 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useSyncExternalStore } from "react";
 import { Button } from "~/components/ui/button";
 import { CopyButton } from "~/components/ui/copy-button";
+import { DIALOG_OVERLAY } from "~/components/ui/dialog";
+import { LocalTime } from "~/components/ui/local-time";
 
 /**
  * The key just created or rolled, shown once in a dialog only its "stored" button dismisses:
@@ -40,7 +42,7 @@ export function NewKeyDialog() {
   return (
     <DialogPrimitive.Root open onOpenChange={(open) => !open && close()}>
       <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
         <DialogPrimitive.Content
           onEscapeKeyDown={(event) => event.preventDefault()}
           onInteractOutside={(event) => event.preventDefault()}
@@ -60,7 +62,7 @@ export function NewKeyDialog() {
               </p>
               {current.graceEndsAt && (
                 <p className="text-slate-600">
-                  The key it replaces keeps working until {new Date(current.graceEndsAt).toLocaleString("en-GB", { timeZone: "UTC", timeZoneName: "short" })}.
+                  The key it replaces keeps working until <LocalTime iso={current.graceEndsAt} />.
                 </p>
               )}
             </div>

@@ -5,6 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { LocalTime } from "~/components/ui/local-time";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
+import { formatMoment } from "~/lib/format";
 import { deviceName, shownAddress } from "~/shared/session-display";
 import { SettingsCard } from "./settings-card";
 
@@ -79,7 +80,7 @@ export function SessionSettings() {
                     variant="secondary"
                     size="sm"
                     loading={pending === session.id}
-                    aria-label={`End session on ${device}, last active ${new Date(session.updatedAt).toLocaleString()}`}
+                    aria-label={`End session on ${device}, last active ${formatMoment(isoOf(session.updatedAt))}`}
                     onClick={() => end(session.id, () => authClient.revokeSession({ token: session.token }), `The session on ${device} is ended.`)}
                   >
                     End session

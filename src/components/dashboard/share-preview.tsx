@@ -75,16 +75,18 @@ export function SharePreview({ blogId }: { blogId: string }) {
       {created && (
         <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3">
           <p className="text-sm text-amber-950">Copy the link now: it is shown only once.</p>
-          <div className="flex flex-wrap gap-2">
-            <input
-              readOnly
-              aria-label="Preview link"
-              value={created}
-              onFocus={(event) => event.currentTarget.select()}
-              className="h-10 min-w-0 flex-1 rounded-md border border-amber-300 bg-white px-3 font-mono text-sm"
-            />
-            <CopyButton key={created} text={created} label="Copy link" announce="Link copied to the clipboard" />
-          </div>
+          {/* The whole link in view however narrow the card: it wraps, a line holding as much as the card's width. */}
+          <textarea
+            readOnly
+            aria-label="Preview link"
+            value={created}
+            rows={3}
+            spellCheck={false}
+            data-testid="preview-link"
+            onFocus={(event) => event.currentTarget.select()}
+            className="block w-full resize-none rounded-md border border-amber-300 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900 field-sizing-content"
+          />
+          <CopyButton key={created} text={created} label="Copy link" announce="Link copied to the clipboard" />
         </div>
       )}
       {links.data && links.data.length > 0 && (

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
 import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
-import { formatDateTime } from "~/lib/format";
+import { LocalTime } from "~/components/ui/local-time";
 import { PLAN_HOURLY_LIMITS, PLAN_NAMES, PLANS, type Plan } from "~/shared/plans";
 import { api, fieldErrors } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
@@ -63,7 +63,13 @@ export function UsagePanel() {
           label="Window resets"
           testId="usage-reset"
           value={rate.data && `in ${minutesUntil(rate.data.resetAt)} min`}
-          sub={rate.data && `${formatDateTime(rate.data.resetAt)} · windows are whole UTC clock hours`}
+          sub={
+            rate.data && (
+              <>
+                <LocalTime iso={rate.data.resetAt} /> · windows are whole UTC clock hours
+              </>
+            )
+          }
         />
       </div>
 
@@ -149,7 +155,7 @@ function Stat({
 }: {
   label: string;
   value: string | undefined;
-  sub: string | undefined;
+  sub: React.ReactNode;
   testId: string;
   children?: React.ReactNode;
 }) {

@@ -9,7 +9,7 @@ import { CheckboxGroup } from "~/components/ui/checkbox-group";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
-import { formatDateTime } from "~/lib/format";
+import { LocalTime } from "~/components/ui/local-time";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/shared/webhook-events";
 import { api, errorMessage, fieldErrors } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
@@ -48,7 +48,7 @@ const CREATE_FIELDS = ["url", "description"] as const;
 
 function CreateEndpointCard() {
   const queryClient = useQueryClient();
-  const [eventTypes, setEventTypes] = useState<WebhookEventType[]>(["blog.created", "blog.updated", "blog.deleted"]);
+  const [eventTypes, setEventTypes] = useState<WebhookEventType[]>(["blog.created", "blog.updated", "blog.published", "blog.deleted"]);
   const [errors, setErrors] = useState<Partial<Record<(typeof CREATE_FIELDS)[number] | "form", string>>>({});
   const [secret, setSecret] = useState<string | null>(null);
   const create = useMutation({
@@ -160,7 +160,7 @@ function EndpointCard({ endpoint }: { endpoint: Endpoint }) {
       {endpoint.disabledReason && <p className="mt-2 text-sm text-red-700">{endpoint.disabledReason}</p>}
       {endpoint.enabled && endpoint.failingSince && (
         <p className="mt-2 text-sm text-amber-800">
-          Failing since {formatDateTime(endpoint.failingSince)}: it is disabled after 5 days without a successful delivery.
+          Failing since <LocalTime iso={endpoint.failingSince} />: it is disabled after 5 days without a successful delivery.
         </p>
       )}
       <div className="mt-4 flex flex-wrap items-center gap-2">
@@ -265,7 +265,9 @@ function DeliveryRow({ delivery, endpointId }: { delivery: Delivery; endpointId:
       <Td>
         <span className="block font-mono text-xs text-slate-900">{delivery.event.type}</span>
         <span className="block font-mono text-xs text-slate-500">{delivery.event.id}</span>
-        <span className="block text-xs text-slate-500">{formatDateTime(delivery.createdAt)}</span>
+        <span className="block text-xs text-slate-500">
+          <LocalTime iso={delivery.createdAt} seconds />
+        </span>
       </Td>
       <Td>
         <Badge tone={DELIVERY_TONE[delivery.status as keyof typeof DELIVERY_TONE] ?? "neutral"}>{delivery.status}</Badge>
@@ -276,7 +278,7 @@ function DeliveryRow({ delivery, endpointId }: { delivery: Delivery; endpointId:
           <ol className="mt-1 space-y-1 text-xs">
             {delivery.attempts.map((attempt) => (
               <li key={attempt.attempt}>
-                #{attempt.attempt} {formatDateTime(attempt.startedAt)}: {attempt.responseStatus ?? attempt.error} in {attempt.durationMs} ms
+                #{attempt.attempt} <LocalTime iso={attempt.startedAt} seconds />: {attempt.responseStatus ?? attempt.error} in {attempt.durationMs} ms
                 {attempt.responseBody && <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-50 p-1 whitespace-pre-wrap">{attempt.responseBody}</pre>}
               </li>
             ))}
@@ -284,7 +286,7 @@ function DeliveryRow({ delivery, endpointId }: { delivery: Delivery; endpointId:
         </details>
       </Td>
       <Td className="text-sm whitespace-nowrap">{last ? `${last.responseStatus ?? last.error} · ${last.durationMs} ms` : "—"}</Td>
-      <Td className="text-sm whitespace-nowrap">{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : "—"}</Td>
+      <Td className="text-sm whitespace-nowrap">{delivery.nextAttemptAt ? <LocalTime iso={delivery.nextAttemptAt} seconds /> : "—"}</Td>
       <Td className="text-right">
         <Button size="sm" variant="secondary" loading={resend.isPending} onClick={() => resend.mutate()}>
           Resend

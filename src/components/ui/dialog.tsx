@@ -4,8 +4,10 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { useRef, type ReactNode } from "react";
 import { Button } from "./button";
 
-export const DIALOG_OVERLAY = "fixed inset-0 z-40 bg-slate-900/40";
-const DIALOG_BOX = "fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none";
+// Black, which no theme redefines: the page behind dims in dark mode too.
+export const DIALOG_OVERLAY = "fixed inset-0 z-40 bg-black/50";
+const DIALOG_BOX =
+  "fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 rounded-lg border border-slate-200 bg-white p-6 shadow-xl focus:outline-none";
 export const DIALOG_CONTENT = `${DIALOG_BOX} max-w-md`;
 /** For a dialog holding a grid (the cover picker): wider, and scrolling inside when taller than the screen. */
 export const WIDE_DIALOG_CONTENT = `${DIALOG_BOX} max-h-[calc(100dvh-2rem)] max-w-3xl overflow-y-auto`;

@@ -1,24 +1,24 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { formatDateTime, formatMoment } from "~/lib/format";
 
-const LOCAL_FORMAT: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
 const neverChanges = () => () => {};
 
 /**
- * A moment in the owner's own time zone, with UTC on hover. The server knows no time zone: it
- * renders the UTC date, which the browser replaces with local time once hydrated.
+ * A moment in the owner's own time zone, the dashboard's one format (formatMoment), with UTC on
+ * hover. The server knows no time zone: it renders UTC, saying so, which the browser replaces with
+ * local time once hydrated. `seconds` where entries of a list could otherwise read alike.
  */
-export function LocalTime({ iso }: { iso: string }) {
+export function LocalTime({ iso, seconds = false }: { iso: string; seconds?: boolean }) {
   const local = useSyncExternalStore(
     neverChanges,
-    () => new Date(iso).toLocaleString(undefined, LOCAL_FORMAT),
+    () => formatMoment(iso, { seconds }),
     () => null,
   );
   return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
-      {local ?? formatDate(iso)}
+    <time dateTime={iso} title={formatDateTime(iso, { seconds: true })}>
+      {local ?? formatDateTime(iso, { seconds })}
     </time>
   );
 }

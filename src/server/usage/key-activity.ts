@@ -11,7 +11,11 @@ export interface LoggedRequest {
   method: string;
   /** Route template, e.g. /blogs/{id}. */
   path: string;
+  /** The query string, api_key redacted (record-request.ts's loggedQuery); null without one. */
+  query: string | null;
   status: number;
+  /** The error envelope's code of a 4xx or 5xx answer, e.g. RATE_LIMIT_EXCEEDED. */
+  errorCode: string | null;
   latencyMs: number;
   requestId: string;
 }
@@ -34,7 +38,7 @@ export async function getKeyActivity(db: Db, query: { accountId: string; keyId: 
       // By time, not id: concurrent flushes may insert a later request first.
       orderBy: [{ at: "desc" }, { id: "desc" }],
       take: KEY_RECENT_REQUESTS,
-      select: { at: true, method: true, path: true, status: true, latencyMs: true, requestId: true },
+      select: { at: true, method: true, path: true, query: true, status: true, errorCode: true, latencyMs: true, requestId: true },
     }),
   ]);
   return { usage: { from, to, totals, daily }, recent: rows.map((row) => ({ ...row, at: row.at.toISOString() })) };

@@ -34,9 +34,9 @@ ON CONFLICT ("userId", "day", "keyId", "method", "path") DO UPDATE SET
   "notModified" = "usage_daily"."notModified" + EXCLUDED."notModified"`;
 
 /** One row per request; a key deleted since is skipped, as in USAGE_FLUSH_SQL. */
-const REQUEST_LOG_INSERT_SQL = `INSERT INTO "api_request_log" ("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId")
-SELECT r.* FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[])
-  AS r("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId")
+const REQUEST_LOG_INSERT_SQL = `INSERT INTO "api_request_log" ("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId", "errorCode", "query")
+SELECT r.* FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[])
+  AS r("userId", "keyId", "at", "method", "path", "status", "latencyMs", "requestId", "errorCode", "query")
 WHERE EXISTS (SELECT 1 FROM "api_key" AS k WHERE k."id" = r."keyId")`;
 
 /** Each account's log entries older than its newest $2 ($1: the accounts just written). */
@@ -144,6 +144,8 @@ async function writeRequestLog(sql: SqlPool, requests: ApiRequestRecord[], keep 
     requests.map((r) => r.status),
     requests.map((r) => r.latencyMs),
     requests.map((r) => r.requestId),
+    requests.map((r) => r.errorCode),
+    requests.map((r) => r.query),
   ]);
   // Sorted: concurrent trims (other instances) take the accounts' rows in the same order.
   await sql.query(REQUEST_LOG_TRIM_SQL, [[...new Set(requests.map((r) => r.accountId))].sort(), keep]);

@@ -17,6 +17,8 @@ export const webhookSettings = {
   endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
   allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === "1",
   requireHttps: env.NODE_ENV === "production" && env.WEBHOOK_ALLOW_PRIVATE_URLS !== "1",
+  /** A private URL's refusal names WEBHOOK_ALLOW_PRIVATE_URLS (url-safety.ts). */
+  namePrivateUrlSetting: env.NODE_ENV === "development",
   timeoutMs: 10_000,
   /** The first bytes of a response body kept with an attempt. */
   responseBodyBytes: 2_048,

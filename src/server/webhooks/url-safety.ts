@@ -139,6 +139,15 @@ export function parseWebhookUrl(text: string): URL {
  */
 const NOT_PUBLIC = "url's host must resolve to public internet addresses only";
 
+/**
+ * The refusal of a host that resolves to a loopback or private address. In development, where
+ * the one asking runs the server and a local receiver is the usual test, it names the setting
+ * that allows it; elsewhere it says no more than NOT_PUBLIC.
+ */
+export function privateAddressRefusal(development: boolean): string {
+  return development ? `${NOT_PUBLIC} (in development, WEBHOOK_ALLOW_PRIVATE_URLS=1 allows loopback and private addresses)` : NOT_PUBLIC;
+}
+
 /** Resolves the URL's host and refuses it if any of its addresses is not public (unless allowed). */
 export async function checkWebhookUrl(text: string): Promise<CheckedTarget> {
   const url = parseWebhookUrl(text);
@@ -149,7 +158,7 @@ export async function checkWebhookUrl(text: string): Promise<CheckedTarget> {
     const refused = addresses.find(({ address }) => isRefusedAddress(address));
     if (refused) {
       log.debug({ host, address: refused.address }, "webhook URL refused: its host resolves to an address that is not public");
-      refuse(NOT_PUBLIC);
+      refuse(privateAddressRefusal(webhookSettings.namePrivateUrlSetting));
     }
   }
   const [first] = addresses;

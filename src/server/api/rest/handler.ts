@@ -9,6 +9,7 @@ import { keyUseDue, recordKeyUse, type AuthenticatedKey } from "~/server/keys/au
 import { consumeKeyBudget, verifyApiKey, type KeyVerification } from "~/server/keys/verify-api-key";
 import { log, withRequestId } from "~/server/runtime/log";
 import { trackUsageWrite } from "~/server/usage/pending-writes";
+import { loggedQuery, type ApiRequestRecord } from "~/server/usage/record-request";
 import { usageBatcher } from "~/server/usage/usage-batch";
 import { entityTag, headerNamesTag, namesEntityTagsOnly } from "~/server/http/entity-tags";
 import { rateLimitReport, setRateLimitHeaders } from "../rate-limit-headers";
@@ -37,6 +38,8 @@ interface ApiAnswer {
   status: number;
   headers: Headers;
   body?: string;
+  /** An error answer's envelope code, for the request log. */
+  errorCode?: string;
 }
 
 /** The parts of a request every step reads. */
@@ -90,7 +93,10 @@ async function answerApiRequest(req: IncomingMessage, res: ServerResponse, reque
   const { route = null, keyId = null, counted } = served;
   const durationMs = Math.round(performance.now() - started);
   // Before the answer is sent: the usage write must be pending before the client can read analytics.
-  if (counted && route) tasks.push(recordKeyedRequest(counted, { method: request.method, path: route, status: answer.status, latencyMs: durationMs, requestId }));
+  if (counted && route) {
+    const logged = { method: request.method, path: route, query: loggedQuery(request.url.search), status: answer.status, errorCode: answer.errorCode ?? null };
+    tasks.push(recordKeyedRequest(counted, { ...logged, latencyMs: durationMs, requestId }));
+  }
   res.statusCode = answer.status;
   // The answer's own headers win over CORS's; the security headers win over the answer's. Every
   // answer is no-store but a GET's carrying an ETag, which its client may keep and revalidate.
@@ -240,7 +246,7 @@ function rateLimitAnswer(
  */
 function recordKeyedRequest(
   key: AuthenticatedKey,
-  request: { method: string; path: string; status: number; latencyMs: number; requestId: string },
+  request: Omit<ApiRequestRecord, "accountId" | "keyId" | "at">,
 ): () => Promise<unknown> {
   const written = usageBatcher(getSqlPool).record({ accountId: key.accountId, keyId: key.id, ...request, at: new Date() });
   const usage = trackUsageWrite(key.accountId, () => written);
@@ -292,7 +298,7 @@ function jsonAnswer(status: number, headers: Headers, body: unknown): ApiAnswer 
 
 function errorAnswer(error: ApiError, headers: Headers): ApiAnswer {
   if (error.apiCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", "5");
-  return jsonAnswer(error.httpStatus(), headers, errorEnvelope(error));
+  return { ...jsonAnswer(error.httpStatus(), headers, errorEnvelope(error)), errorCode: error.apiCode };
 }
 
 function lowerCaseEntries(headers: Readonly<Record<string, string>>): [string, string][] {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "api_request_log" ADD COLUMN     "errorCode" TEXT,
+ADD COLUMN     "query" TEXT;
