@@ -181,7 +181,8 @@ export function BlogContentEditor({
             onScroll={wide ? syncPreview : undefined}
             handle={editor}
             className={cn(focusMode && "flex-1")}
-            boxClassName={focusMode ? "h-full" : EDITOR_HEIGHT}
+            // Focus mode reads like the page: larger type in a centred column.
+            boxClassName={focusMode ? "h-full [&_.cm-content]:text-lg" : EDITOR_HEIGHT}
             editorHidden={!showsEditor}
             beside={
               showsPreview && (
