@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { emailsTo } from "../tests/support/mailbox";
 import { PASSWORD, signUp, submitWaitingOutLimit } from "./support";
+import { showPreview } from "./markdown-editor";
 
 /**
  * The owner dashboard end to end, as a new owner uses it: sign up, write a blog, switch its API
@@ -83,7 +84,7 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
     await page.getByRole("switch", { name: "Public", exact: true }).click();
     await page.getByLabel("SEO title", { exact: true }).fill(blog.seoTitle);
     await page.getByLabel("SEO description", { exact: true }).fill(blog.seoDescription);
-    await page.getByRole("button", { name: "preview", exact: true }).click();
+    await showPreview(page);
     await expect(page.getByTestId("markdown-preview").getByRole("heading", { name: "A heading" })).toBeVisible();
     await shot(page, "03-blog-editor-preview");
 

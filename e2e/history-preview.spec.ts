@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { collectProblems, expectAccessible, signUp, VIEWPORTS } from "./support";
+import { expectMarkdown } from "./markdown-editor";
 
 /**
  * The edit page's History and Share preview (docs/api.md, revisions and preview links), at a
@@ -47,7 +48,7 @@ for (const viewport of VIEWPORTS) {
     await expect(dialog).toBeVisible();
     await expectAccessible(page, "restore dialog");
     await dialog.getByRole("button", { name: "Restore", exact: true }).click();
-    await expect(page.getByLabel("Content (Markdown)")).toHaveValue("The first version of the text.");
+    await expectMarkdown(page.getByLabel("Content (Markdown)"), "The first version of the text.");
     await expect(revisions).toHaveCount(4);
     await expect(revisions.first()).toContainText("Restore");
 

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { MAX_IMAGE_BYTES } from "~/shared/images";
 import { collectProblems, expectAccessible, pngBytes, signUp, uploadImage, VIEWPORTS } from "./support";
+import { caretOf, dispatchImage, expectMarkdown, markdownOf, setCaret, showEditor, showPreview } from "./markdown-editor";
 
 /**
  * The owner's images, at a phone's and a laptop's width: refusals told on the Images page; an
@@ -10,21 +11,6 @@ import { collectProblems, expectAccessible, pngBytes, signUp, uploadImage, VIEWP
  * after a warning naming the blog; the Images page a page at a time; axe-core clean with each
  * dialog open.
  */
-
-/** `bytes` as a PNG File in a DataTransfer, dispatched on `field` as the browser dispatches a paste or a drop. */
-async function dispatchImage(field: Locator, kind: "paste" | "drop", bytes: Buffer, name: string): Promise<void> {
-  await field.evaluate(
-    (element, { kind, bytes, name }) => {
-      const data = new DataTransfer();
-      data.items.add(new File([new Uint8Array(bytes)], name, { type: "image/png" }));
-      const init = { bubbles: true, cancelable: true };
-      element.dispatchEvent(kind === "paste" ? new ClipboardEvent("paste", { ...init, clipboardData: data }) : new DragEvent("drop", { ...init, dataTransfer: data }));
-    },
-    { kind, bytes: [...bytes], name },
-  );
-}
-
-const setCaret = (field: Locator, at: number) => field.evaluate((element, at) => (element as HTMLTextAreaElement).setSelectionRange(at, at), at);
 
 /** Clicks `button` on `card` and expects `text` on the clipboard. */
 async function expectCopied(page: Page, card: Locator, button: string, text: string): Promise<void> {
@@ -78,7 +64,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("status").filter({ hasText: "Upload cancelled." })).toBeVisible();
       await expect(progress).toHaveCount(0);
       await page.unrouteAll({ behavior: "ignoreErrors" });
-      await expect(content).toHaveValue(before + after);
+      await expectMarkdown(content, before + after);
     });
 
     await test.step("a pasted image goes where the caret was, once its alt text is given", async () => {
@@ -92,17 +78,17 @@ for (const viewport of VIEWPORTS) {
       await dialog.getByLabel("Alt text", { exact: true }).fill("A blue rectangle");
       await dialog.getByRole("button", { name: "Insert image" }).click();
       await expect(dialog).toHaveCount(0);
-      const value = await content.inputValue();
+      const value = await markdownOf(content);
       const inserted = /^Before the picture\.\n\n!\[A blue rectangle\]\(\/images\/([a-z0-9]+)\/1200x800\.png\)\n\nAfter the picture\.$/.exec(value);
       expect(inserted, value).not.toBeNull();
       imageId = inserted![1]!;
       // The caret follows the image.
       await expect(content).toBeFocused();
-      expect(await content.evaluate((element) => (element as HTMLTextAreaElement).selectionStart)).toBe(value.length - after.length);
+      expect(await caretOf(content)).toBe(value.length - after.length);
     });
 
     await test.step("a dropped image marked decorative gets empty alt text", async () => {
-      const end = (await content.inputValue()).length;
+      const end = (await markdownOf(content)).length;
       await setCaret(content, end);
       await dispatchImage(content, "drop", await pngBytes(300, 200, "#b91c1c"), "red.png");
       const dialog = page.getByRole("dialog", { name: "Describe the image" });
@@ -110,17 +96,17 @@ for (const viewport of VIEWPORTS) {
       await expect(dialog.getByLabel("Alt text", { exact: true })).toBeDisabled();
       await dialog.getByRole("button", { name: "Insert image" }).click();
       await expect(dialog).toHaveCount(0);
-      const decorative = /!\[\]\(\/images\/([a-z0-9]+)\/300x200\.png\)$/.exec(await content.inputValue());
+      const decorative = /!\[\]\(\/images\/([a-z0-9]+)\/300x200\.png\)$/.exec(await markdownOf(content));
       expect(decorative).not.toBeNull();
       decorativeId = decorative![1]!;
     });
 
     await test.step("the preview shows the image", async () => {
-      await page.getByRole("button", { name: "preview", exact: true }).click();
+      await showPreview(page);
       const shown = page.getByTestId("markdown-preview").getByRole("img", { name: "A blue rectangle" });
       await expect(shown).toBeVisible();
       await expect.poll(() => shown.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
-      await page.getByRole("button", { name: "write", exact: true }).click();
+      await showEditor(page);
     });
 
     await test.step("a cover chosen from the account's images", async () => {
@@ -209,7 +195,7 @@ for (const viewport of VIEWPORTS) {
 
     await test.step("Upload image puts the image on lines of its own: after the text when no caret was placed, else at the caret", async () => {
       await page.goto(editPath);
-      const saved = await content.inputValue();
+      const saved = await markdownOf(content);
       const chooseAndDescribe = async (color: string, alt: string) => {
         const chooser = page.waitForEvent("filechooser");
         await page.getByRole("button", { name: "Upload image", exact: true }).click();
@@ -220,14 +206,14 @@ for (const viewport of VIEWPORTS) {
         await expect(dialog).toHaveCount(0);
       };
       await chooseAndDescribe("#15803d", "Green");
-      const afterText = await content.inputValue();
+      const afterText = await markdownOf(content);
       expect(afterText.slice(0, saved.length + 2)).toBe(`${saved}\n\n`);
       expect(afterText.slice(saved.length + 2)).toMatch(/^!\[Green\]\(\/images\/[a-z0-9]+\/60x40\.png\)$/);
       // At the very start of a heading: the heading stays a heading.
       await content.fill("# A heading");
       await setCaret(content, 0);
       await chooseAndDescribe("#7e22ce", "Purple");
-      expect(await content.inputValue()).toMatch(/^!\[Purple\]\(\/images\/[a-z0-9]+\/60x40\.png\)\n\n# A heading$/);
+      expect(await markdownOf(content)).toMatch(/^!\[Purple\]\(\/images\/[a-z0-9]+\/60x40\.png\)\n\n# A heading$/);
     });
 
     expect(problems).toEqual([]);

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { authLimitWaitedOut, signUp } from "./support";
+import { showPreview } from "./markdown-editor";
 
 /**
  * What an owner expects of the blog pages, at a laptop's and a phone's size: nothing wider than the
@@ -141,7 +142,7 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("heading", { level: 1 })).toContainText(LONG_WORD);
         await expect(page).toHaveTitle(`Edit “${LONG_WORD} title” · Blog Manager`);
         await expectNoSidewaysScroll(page);
-        await page.getByRole("button", { name: "preview", exact: true }).click();
+        await showPreview(page);
         const preview = page.getByTestId("markdown-preview");
         await expect(preview.getByRole("table")).toContainText("Requests");
         await expect(preview.locator("del")).toHaveText("wrong");

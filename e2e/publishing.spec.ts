@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { collectProblems, expectAccessible, signUp, VIEWPORTS } from "./support";
+import { expectMarkdown } from "./markdown-editor";
 
 /**
  * Publishing in the dashboard (docs/api.md, publishing and tags), at a phone's and a laptop's
@@ -88,12 +89,12 @@ for (const viewport of VIEWPORTS) {
     await expect(again.getByRole("region", { name: "Unsaved changes" })).toBeVisible();
     await expectAccessible(again, "unsaved changes offer");
     await again.getByRole("button", { name: "Restore unsaved changes" }).click();
-    await expect(again.getByLabel("Content (Markdown)")).toHaveValue("Typed but never saved");
+    await expectMarkdown(again.getByLabel("Content (Markdown)"), "Typed but never saved");
     await again.getByRole("button", { name: "Save changes" }).click();
     await expect(again.getByText("Saved.")).toBeVisible();
     await again.waitForTimeout(800);
     await again.reload();
-    await expect(again.getByLabel("Content (Markdown)")).toHaveValue("Typed but never saved");
+    await expectMarkdown(again.getByLabel("Content (Markdown)"), "Typed but never saved");
     await expect(again.getByRole("region", { name: "Unsaved changes" })).toHaveCount(0);
 
     expect(problems).toEqual([]);

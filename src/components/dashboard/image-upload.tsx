@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { forwardRef, useEffect, useId, useRef, useState } from "react";
 import { Button, Spinner } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
 import type { ImageView } from "~/server/api/routers/images/schemas";
@@ -86,24 +86,31 @@ export function ChooseImageButton({
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <input
-        ref={input}
-        type="file"
-        accept={ACCEPTED_TYPES}
-        hidden
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          // Emptied, so choosing the same file again is a change too.
-          event.target.value = "";
-          if (file) onChosen(file);
-        }}
-      />
+      <ImageFileInput ref={input} onChosen={onChosen} />
       <Button id={upload.buttonId} variant={variant} size="sm" onClick={() => input.current?.click()}>
         {label}
       </Button>
     </>
   );
 }
+
+/** The system's file picker for one image (hidden: a button clicks it), the file chosen handed to `onChosen`. */
+export const ImageFileInput = forwardRef<HTMLInputElement, { onChosen: (file: File) => void }>(function ImageFileInput({ onChosen }, ref) {
+  return (
+    <input
+      ref={ref}
+      type="file"
+      accept={ACCEPTED_TYPES}
+      hidden
+      onChange={(event) => {
+        const file = event.target.files?.[0];
+        // Emptied, so choosing the same file again is a change too.
+        event.target.value = "";
+        if (file) onChosen(file);
+      }}
+    />
+  );
+});
 
 /** The upload's progress bar with its Cancel button, then how it ended. */
 export function UploadStatus({ upload, className }: { upload: ImageUpload; className?: string }) {
