@@ -178,14 +178,16 @@ for (const viewport of VIEWPORTS) {
       await shot("06-usage-storage");
     });
 
-    await test.step("deleting an image a blog shows: warned, with the blog named", async () => {
+    await test.step("deleting an image a blog shows: warned, with the blog named, deleted once the owner chooses to", async () => {
       await page.getByRole("link", { name: "Images", exact: true }).click();
       await page.getByTestId(`image-${imageId}`).getByRole("button", { name: "Delete" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete this image?" });
-      await expect(dialog).toContainText("1 blog shows this image");
+      await expect(dialog).toContainText("1 image is used by blogs");
       await expect(dialog.getByRole("link", { name: `Pictures ${run}` })).toBeVisible();
+      await expect(dialog).toContainText("(cover and content)");
       await expectAccessible(page, "deletion warning");
       await shot("07-deletion-warning");
+      await dialog.getByLabel(/Delete the images in use too/).check();
       await dialog.getByRole("button", { name: "Delete image" }).click();
       await expect(dialog).toHaveCount(0);
       await expect(page.getByTestId(`image-${imageId}`)).toHaveCount(0);
