@@ -257,7 +257,7 @@ export function imageApiSuite(server: () => string, storedFiles: (imageId: strin
     const used = await db().image.aggregate({ where: { userId: account.id }, _sum: { storedBytes: true } });
     expect(used._sum.storedBytes).toBeLessThanOrEqual(quota);
     expect(await imagesOf(account.id)).toBe(room + 1);
-  });
+  }, 120_000);
 
   it("an Idempotency-Key retry replays the first upload; another file with it is a 409", async () => {
     const account = await createTestAccount();
