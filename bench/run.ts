@@ -55,6 +55,8 @@ const cpuProfile = (name: string) =>
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
 /** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
 const UPLOADERS = 2;
+/** Photos uploaded one at a time on the idle server in (g2), each after the last one's variants were made. */
+const IDLE_UPLOADS = 9;
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 /** Headers of the connection, not of the answer: the two servers' keep-alive and framing differ. */
@@ -400,9 +402,6 @@ async function variantsMade(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-/** Photos uploaded one at a time on the idle server in (g2), each after the last one's variants were made. */
-const IDLE_UPLOADS = 9;
 
 /**
  * (g2), idle: how long the photo's upload takes to answer with nothing else running (issue 36's
