@@ -22,7 +22,7 @@ async function loopDelay(work: () => Promise<unknown>) {
 }
 
 const processing = await loopDelay(async () => {
-  for (let i = 0; i < 3; i++) await processImage(photo);
+  for (let i = 0; i < 3; i++) await processImage(photo, "upload");
 });
 const idle = await loopDelay(() => sleep(processing.seconds * 1000));
 console.log(JSON.stringify({ processing, idle }));

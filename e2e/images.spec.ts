@@ -164,14 +164,16 @@ for (const viewport of VIEWPORTS) {
       await shot("06-usage-storage");
     });
 
-    await test.step("deleting an image a blog shows: warned, with the blog named", async () => {
+    await test.step("deleting an image a blog shows: warned, with the blog named, deleted once the owner chooses to", async () => {
       await page.getByRole("link", { name: "Images", exact: true }).click();
       await page.getByTestId(`image-${imageId}`).getByRole("button", { name: "Delete" }).click();
       const dialog = page.getByRole("dialog", { name: "Delete this image?" });
-      await expect(dialog).toContainText("1 blog shows this image");
+      await expect(dialog).toContainText("1 image is used by blogs");
       await expect(dialog.getByRole("link", { name: `Pictures ${run}` })).toBeVisible();
+      await expect(dialog).toContainText("(cover and content)");
       await expectAccessible(page, "deletion warning");
       await shot("07-deletion-warning");
+      await dialog.getByLabel(/Delete the images in use too/).check();
       await dialog.getByRole("button", { name: "Delete image" }).click();
       await expect(dialog).toHaveCount(0);
       await expect(page.getByTestId(`image-${imageId}`)).toHaveCount(0);
@@ -182,7 +184,8 @@ for (const viewport of VIEWPORTS) {
     await test.step("the Images page a page at a time", async () => {
       for (let i = 0; i < 12; i++) await uploadImage(page, await pngBytes(40 + i, 30, "#64748b"));
       await page.reload();
-      const cards = page.getByRole("list", { name: "Your images" }).getByRole("listitem");
+      // The cards, not the lists of blogs using an image inside them.
+      const cards = page.getByRole("list", { name: "Your images" }).getByRole("listitem").filter({ has: page.getByRole("checkbox") });
       await expect(cards).toHaveCount(12);
       const pages = page.getByRole("navigation", { name: "Pages" });
       await expect(pages).toContainText("Page 1 of 2");

@@ -92,6 +92,20 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_image_uses()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'UPDATE' THEN
+    DELETE FROM "blog_image" WHERE "blogId" = NEW."id";
+  END IF;
+  INSERT INTO "blog_image" ("blogId", "imageId")
+    SELECT DISTINCT NEW."id", m[1] FROM regexp_matches(NEW."content", '/images/([a-z0-9]{20,40})/', 'g') AS m;
+  RETURN NULL;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.blog_record_revision()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -354,6 +368,8 @@ CREATE TRIGGER blog_day_count_insert AFTER INSERT ON public.blog REFERENCING NEW
 CREATE TRIGGER blog_day_count_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_truncate();
 CREATE TRIGGER blog_day_count_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
 CREATE TRIGGER blog_derive_state BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_derive_state();
+CREATE TRIGGER blog_image_uses_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new.content <> ''::text)) EXECUTE FUNCTION blog_image_uses();
+CREATE TRIGGER blog_image_uses_update AFTER UPDATE OF content ON public.blog FOR EACH ROW WHEN ((old.content IS DISTINCT FROM new.content)) EXECUTE FUNCTION blog_image_uses();
 CREATE TRIGGER blog_record_revision AFTER INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_record_revision();
 CREATE TRIGGER blog_schedule_job_delete AFTER DELETE ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();

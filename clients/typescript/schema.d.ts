@@ -142,7 +142,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image
-         * @description Send the file as the body with its Content-Type (e.g. `curl --data-binary @photo.jpg -H 'Content-Type: image/jpeg'`), or as multipart/form-data with a `file` part. JPEG, PNG, WebP, AVIF or GIF, told by the content (never the name or declared type; anything else is a 415), at most 10 MiB and 40 megapixels. The server applies the orientation, removes metadata (EXIF, GPS, XMP) and keeps the image with resized variants. Storage per account, every file counted: free 100 MB, pro 10 GB, enterprise 100 GB; beyond it a 413 QUOTA_EXCEEDED. Send an Idempotency-Key header to make retries safe (the same key and file within 24 hours replays the first response).
+         * @description Send the file as the body with its Content-Type (e.g. `curl --data-binary @photo.jpg -H 'Content-Type: image/jpeg'`), or as multipart/form-data with a `file` part. JPEG, PNG, WebP, AVIF or GIF, told by the content (never the name or declared type; anything else is a 415), at most 10 MiB and 40 megapixels. The server applies the orientation, removes metadata (EXIF, GPS, XMP) and keeps the image with resized variants: the answer lists the original and its smallest variant, the others follow within seconds (GET /images/{imageId} lists them once made). The same bytes uploaded again by the account answer the image already stored, with 200 instead of 201; nothing is stored twice. Storage per account, every file counted: free 100 MB, pro 10 GB, enterprise 100 GB; beyond it a 413 QUOTA_EXCEEDED. Send an Idempotency-Key header to make retries safe (the same key and file within 24 hours replays the first response).
          */
         post: operations["images-upload"];
         delete?: never;
@@ -164,7 +164,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an image
-         * @description Deletes the image and every file of it. Blogs showing it stay readable: a cover using it is cleared, Markdown pointing at it shows its alt text.
+         * @description Deletes the image and every file of it. An image a blog uses (as its cover, or in its Markdown) is refused with 409 IMAGE_IN_USE, whose details name those blogs; with `force=true` it is deleted anyway: covers using it are cleared, Markdown pointing at it shows its alt text.
          */
         delete: operations["images-delete"];
         options?: never;
@@ -352,11 +352,13 @@ export interface components {
             height: number;
             /** @description Media type of the image at `url`, read from the upload's content */
             contentType: string;
+            /** @description The uploaded file's name, as sent (path, control characters and extra spaces removed; at most 200 characters) */
+            fileName: string;
             /** @description Size of the file at `url` */
             bytes: number;
             /** @description Size of every file of the image, variants included: what the storage quota counts */
             storedBytes: number;
-            /** @description Resized copies at 480, 960, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format */
+            /** @description Resized copies at 480, 960, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format: those made so far (right after the upload, the 480 px one in the image's format; the rest within seconds) */
             variants: {
                 /**
                  * Format: uri
@@ -459,7 +461,7 @@ export interface components {
                  * @description Machine-readable code
                  * @enum {string}
                  */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_PERMISSIONS" | "EMAIL_NOT_VERIFIED" | "RATE_LIMIT_EXCEEDED" | "INVALID_PARAMETER" | "MISSING_REQUIRED_FIELD" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RESOURCE_CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY" | "INSUFFICIENT_PERMISSIONS" | "EMAIL_NOT_VERIFIED" | "RATE_LIMIT_EXCEEDED" | "INVALID_PARAMETER" | "MISSING_REQUIRED_FIELD" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RESOURCE_CONFLICT" | "IMAGE_IN_USE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description Human-readable message */
                 message: string;
                 /** @description Extra text, present on some errors */
@@ -2745,6 +2747,30 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The image these bytes already are: the account uploaded them before */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            image: components["schemas"]["Image"];
+                        };
+                    };
+                };
+            };
             /** @description The stored image */
             201: {
                 headers: {
@@ -3094,7 +3120,9 @@ export interface operations {
     };
     "images-delete": {
         parameters: {
-            query?: never;
+            query?: {
+                force?: boolean;
+            };
             header?: never;
             path: {
                 /** @description The image's id */
@@ -3188,6 +3216,22 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description IMAGE_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

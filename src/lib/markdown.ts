@@ -14,6 +14,8 @@ export interface MarkdownOptions {
   origin?: string;
   /** Our images' URLs written absolute, under `origin` (feeds, read away from the site); else as the source writes them. */
   absoluteImageUrls?: boolean;
+  /** Ids of our images whose variants are still to be made: offered with those that exist (docs/images.md, Serving). */
+  imagesWithPendingVariants?: readonly string[];
 }
 
 declare module "vfile" {
@@ -43,7 +45,7 @@ function responsiveImages() {
   const rewrite = (node: Element, options: MarkdownOptions): Element => {
     const own = typeof node.properties.src === "string" ? ownImage(node.properties.src, options) : null;
     if (!own) return node;
-    const { sources, img } = responsivePicture(own.image, own.base);
+    const { sources, img } = responsivePicture({ ...own.image, variantsPending: options.imagesWithPendingVariants?.includes(own.image.id) }, own.base);
     const image: Element = { ...node, properties: { ...node.properties, ...img, ...(img.srcSet && { sizes: READER_COLUMN_SIZES }) } };
     if (sources.length === 0) return image;
     const sourceElements = sources.map((source): Element => ({ type: "element", tagName: "source", properties: { ...source, sizes: READER_COLUMN_SIZES }, children: [] }));

@@ -30,12 +30,14 @@ export const VARIANT_WIDTHS = [480, 960, 1600, 2400] as const;
 /** The path every image's files are under. */
 export const IMAGES_PATH = "/images";
 
-/** What an image's URL says of it. */
+/** What an image's URL says of it; `variantsPending` what its row adds when known (ImageFiles). */
 export interface ImageReference {
   id: string;
   width: number;
   height: number;
   format: ImageFormat;
+  /** Only its original and thumbnail exist yet: the image_variants job makes the rest (docs/images.md, Processing). */
+  variantsPending?: boolean;
 }
 
 /** One file of an image: its name in the URL, format and width. */
@@ -62,12 +64,20 @@ export function variantWidths(width: number): number[] {
 export const originalFileName = ({ width, height, format }: Omit<ImageReference, "id">) => `${width}x${height}.${format}`;
 export const variantFileName = (width: number, format: ImageFormat) => `${width}w.${format}`;
 
-/** Every file stored for an image: its original, then its variants. */
+/**
+ * The variant the upload's answer waits for (the dashboard's thumbnail): the smallest, in the
+ * image's own format; null for an image narrower than every variant.
+ */
+export function thumbnailFile(image: Omit<ImageReference, "id">): ImageFileRef | null {
+  const width = variantWidths(image.width)[0];
+  return width === undefined ? null : { name: variantFileName(width, image.format), format: image.format, width };
+}
+
+/** Every file of an image: its original, then its variants; while its variants are pending, its thumbnail alone. */
 export function imageFiles(image: Omit<ImageReference, "id">): ImageFileRef[] {
-  return [
-    { name: originalFileName(image), format: image.format, width: image.width },
-    ...variantWidths(image.width).flatMap((width) => variantFormats(image.format).map((format) => ({ name: variantFileName(width, format), format, width }))),
-  ];
+  const original = { name: originalFileName(image), format: image.format, width: image.width };
+  if (image.variantsPending) return [original, ...[thumbnailFile(image) ?? []].flat()];
+  return [original, ...variantWidths(image.width).flatMap((width) => variantFormats(image.format).map((format) => ({ name: variantFileName(width, format), format, width })))];
 }
 
 /** An image's path (its original), or one of its files'. */
@@ -89,6 +99,23 @@ export function parseImagePath(path: string): ImageReference | null {
 export function parseImageFilePath(path: string): { id: string; file: string } | null {
   const match = FILE_PATH.exec(path);
   return match ? { id: match[1]!, file: match[2]! } : null;
+}
+
+/** The longest file name kept of an upload (characters). */
+export const MAX_FILE_NAME_LENGTH = 200;
+
+/**
+ * An upload's file name as the library shows it: its last path segment, without control or
+ * invisible formatting characters, spaces collapsed, at most MAX_FILE_NAME_LENGTH characters
+ * (the extension kept); an upload without one is named after its original's file.
+ */
+export function sanitizeFileName(name: string, image: Omit<ImageReference, "id">): string {
+  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\p{Cc}\p{Cf}]/gu, "").replace(/\s+/g, " ").trim();
+  if (!base || base === "." || base === "..") return originalFileName(image);
+  if (base.length <= MAX_FILE_NAME_LENGTH) return base;
+  const dot = base.lastIndexOf(".");
+  const extension = dot > 0 && base.length - dot <= 10 ? base.slice(dot) : "";
+  return Array.from(base.slice(0, base.length - extension.length)).slice(0, MAX_FILE_NAME_LENGTH - extension.length).join("") + extension;
 }
 
 /** The format of a stored file, by its name's extension. */

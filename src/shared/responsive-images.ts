@@ -1,4 +1,4 @@
-import { contentTypeOf, imagePath, variantFileName, variantFormats, variantWidths, type ImageReference } from "./images";
+import { contentTypeOf, imagePath, thumbnailFile, variantFileName, variantFormats, variantWidths, type ImageReference } from "./images";
 
 /**
  * How the public pages show one of our images at the width it is drawn (docs/public-blog.md,
@@ -28,16 +28,17 @@ export interface ResponsivePicture {
  * The <img> holds the original's format (its variants and the original itself); each other variant
  * format gets a <source>, and so does the original's own when a later one must not win over it
  * (an AVIF original before its WebP variants). An image narrower than every variant width is
- * just its original.
+ * just its original; one whose variants are pending, its original and thumbnail.
  */
 export function responsivePicture(image: ImageReference, base = ""): ResponsivePicture {
   const url = (file?: string) => base + imagePath(image, file);
-  const widths = variantWidths(image.width);
+  // Until the image_variants job has made them, the thumbnail is its only variant.
+  const widths = image.variantsPending ? [thumbnailFile(image)?.width ?? []].flat() : variantWidths(image.width);
   const srcSet = (format: ImageReference["format"]) =>
     [...widths.map((width) => `${url(variantFileName(width, format))} ${width}w`), ...(format === image.format ? [`${url()} ${image.width}w`] : [])].join(", ");
   const img = { src: url(), width: image.width, height: image.height };
   if (widths.length === 0) return { sources: [], img };
-  const formats = variantFormats(image.format);
+  const formats = image.variantsPending ? [image.format] : variantFormats(image.format);
   const sourceFormats = formats.at(-1) === image.format ? formats.slice(0, -1) : formats;
   return {
     sources: sourceFormats.map((format) => ({ type: contentTypeOf(format), srcSet: srcSet(format) })),

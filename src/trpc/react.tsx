@@ -102,6 +102,11 @@ export function requestIdOf(error: unknown): string | undefined {
   return fromData ?? response?.headers.get("X-Request-Id") ?? undefined;
 }
 
+/** Whether a deletion was refused because blogs use the image (IMAGE_IN_USE, 409). */
+export function isImageInUse(error: unknown): boolean {
+  return error instanceof TRPCClientError && (error.data as { apiCode?: string } | undefined)?.apiCode === "IMAGE_IN_USE";
+}
+
 /** Whether a failed write was refused because the blog changed since it was read (If-Match, 412). */
 export function isPreconditionFailed(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data as { apiCode?: string } | undefined)?.apiCode === "PRECONDITION_FAILED";

@@ -37,6 +37,24 @@ describe("the dashboard's image upload (/api/trpc/images.upload)", () => {
     expect((await fetch(file)).status).toBe(404);
   });
 
+  it("answers the same bytes posted again, one after the other or at once, with the image already stored", async () => {
+    const account = await createTestAccount();
+    const cookie = await signIn(account);
+    const post = async (bytes: Buffer) => {
+      const answer = await postForm("/api/trpc/images.upload", bytes, { cookie, ...fromEditor() });
+      expect(answer.status).toBe(200);
+      return (await answer.json()).result.data.data.image as { id: string; fileName: string };
+    };
+    const png = await fixtures.png();
+    const first = await post(png);
+    expect(first.fileName).toBe("picture.png");
+    expect((await post(png)).id).toBe(first.id);
+    const photo = await fixtures.photoJpeg(900, 600);
+    const racing = await Promise.all(Array.from({ length: 4 }, () => post(photo)));
+    expect(new Set(racing.map((image) => image.id)).size).toBe(1);
+    expect(await db().image.count({ where: { userId: account.id } })).toBe(2);
+  });
+
   it("refuses a form from another origin, without the header, or at another procedure", async () => {
     const account = await createTestAccount();
     const cookie = await signIn(account);

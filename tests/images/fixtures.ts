@@ -21,6 +21,12 @@ export async function cameraJpeg(): Promise<Buffer> {
 }
 
 export const png = () => gradient(640, 480).png().toBuffer();
+/** The PNG above with pixel (`mark`, 0) black: other bytes (another image), about the same size stored. */
+export const markedPng = (mark: number) =>
+  gradient(640, 480)
+    .png()
+    .toBuffer()
+    .then((base) => sharp(base).composite([{ input: Buffer.from(`<svg width="1" height="1"><rect width="1" height="1" fill="#000"/></svg>`), top: 0, left: mark }]).png().toBuffer());
 export const webp = () => gradient(1000, 500).webp().toBuffer();
 export const avif = () => gradient(600, 400).avif().toBuffer();
 /** A two-frame animation, 500×300. */

@@ -25,7 +25,8 @@ beforeAll(async () => {
   const { port } = await s3rver.run();
   const settings = { S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_BUCKET: BUCKET, S3_REGION: "us-east-1", S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
   bucket = new S3Client({ endpoint: settings.S3_ENDPOINT, region: settings.S3_REGION, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-  server = await startProductionServer({ ...process.env, ...settings, WEBHOOK_WORKER: "0" }, { logFile: serverLogFile() });
+  // Its own job worker makes the variants of the images it stores (the main server's leaves them: src/server/images/store.ts).
+  server = await startProductionServer({ ...process.env, ...settings, WEBHOOK_WORKER: "1" }, { logFile: serverLogFile() });
 }, 60_000);
 
 afterAll(async () => {
@@ -45,8 +46,12 @@ describe("images on an S3 bucket", () => {
   it("keeps no bytes in PostgreSQL", async () => {
     const account = await createTestAccount();
     const image = expectSuccess(await call("/images", { key: account.key, method: "POST", body: (await fixtures.png()) as never, headers: { "content-type": "image/png" }, baseUrl: server.baseUrl }), 201).image;
+    // Its variants made by this server's job worker, in the bucket too.
+    await expect.poll(async () => (await db().image.findUniqueOrThrow({ where: { id: image.id } })).variantsPending, { timeout: 60_000 }).toBe(false);
     expect(await db().imageFile.count({ where: { imageId: image.id } })).toBe(0);
-    expect((await objectsOf(image.id)).length).toBe(1 + image.variants.length);
+    const complete = expectSuccess(await call(`/images/${image.id}`, { key: account.key, baseUrl: server.baseUrl })).image;
+    expect((await objectsOf(image.id)).length).toBe(1 + complete.variants.length);
+    expect(complete.variants.length).toBeGreaterThan(image.variants.length);
   });
 
   it("deleting the account deletes its images from the bucket", async () => {

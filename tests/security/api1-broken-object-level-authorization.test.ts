@@ -260,7 +260,14 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expect((await trpc(bobCookie, "images.storage")).body.result.data).toMatchObject({ quota: 100_000_000 });
     expect((await trpc(bobCookie, "images.storage")).body.result.data.used).toBe(await bobStorage());
   },
-  "images.usage": async () => expectTrpcNotFound(await trpc(bobCookie, "images.usage", { imageId: annImage })),
+  "images.library": async () => {
+    const library = (await trpc(bobCookie, "images.library", {})).body.result.data;
+    expect(JSON.stringify(library)).not.toContain(annImage);
+  },
+  "images.deleteMany": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "images.deleteMany", { imageIds: [annImage], force: true }));
+    expect(await db().image.count({ where: { id: annImage } })).toBe(1);
+  },
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });

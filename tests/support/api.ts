@@ -82,7 +82,7 @@ export async function seedBlogs(accountId: string, blogs: BlogSeed[]): Promise<s
  */
 export async function seedImage(accountId: string, image: { width?: number; height?: number; format?: ImageFormat; bytes?: number } = {}): Promise<string> {
   const { width = 2000, height = 1000, format = "jpeg", bytes = 123_456 } = image;
-  const { id } = await db().image.create({ data: { userId: accountId, width, height, format, bytes, storedBytes: bytes * 4 }, select: { id: true } });
+  const { id } = await db().image.create({ data: { userId: accountId, width, height, format, bytes, storedBytes: bytes * 4, fileName: `${width}x${height}.${format}` }, select: { id: true } });
   return id;
 }
 

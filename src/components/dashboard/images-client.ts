@@ -10,11 +10,21 @@ export const imagesPageQuery = (page: number, limit: number) => ({
   queryFn: async () => (await api.images.list.query({ page, limit })).data,
 });
 
+/** The Images page's library: a page of the account's images (or the unused ones), each with the blogs using it. */
+export const imageLibraryQuery = (page: number, limit: number, unused: boolean) => ({
+  queryKey: trpc.images.library.queryKey({ page, limit, unused }),
+  queryFn: () => api.images.library.query({ page, limit, unused }),
+});
+
+export type LibraryImage = Awaited<ReturnType<typeof api.images.library.query>>["images"][number];
+
 export const IMAGE_STORAGE_QUERY = { queryKey: trpc.images.storage.queryKey(), queryFn: () => api.images.storage.query() };
 
 /** After an upload or a deletion: the lists and the storage used change. Settles once the lists shown are fetched again. */
 export async function refreshImages(queryClient: QueryClient): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: trpc.images.list.queryKey() }), queryClient.invalidateQueries({ queryKey: IMAGE_STORAGE_QUERY.queryKey })]);
+  await Promise.all(
+    [trpc.images.list.queryKey(), trpc.images.library.queryKey(), IMAGE_STORAGE_QUERY.queryKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
 }
 
 /** The image as the owner recognizes it: "640×480 PNG, 12.3 kB". */

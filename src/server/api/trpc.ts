@@ -30,6 +30,8 @@ export interface RequestContextOptions {
   caller: Caller<SessionUser> | null;
   /** The door's own limit on changes, run before each mutation (the dashboard's per-owner budget). */
   limitMutation?: () => Promise<void>;
+  /** Where a procedure answering its meta's `alternateSuccess` says so: /api/v1 answers with that status. */
+  successStatus?: { alternate?: boolean };
 }
 
 export function createTRPCContext(opts: RequestContextOptions) {
@@ -53,6 +55,8 @@ export type Meta = OpenApiMeta<{
   /** A success changes what the account's public pages show: they are made again at once (src/server/public-site/forget.ts). */
   changesPublicPages?: true;
   successStatus?: number;
+  /** Another success status, chosen by the procedure (ctx.successStatus), its body the same shape. */
+  alternateSuccess?: { status: number; description: string };
   errors?: ApiErrorCode[];
   idempotent?: boolean;
   /** The body is a file, not JSON: /api/v1 reads it as one (src/server/api/rest/image-body.ts). */

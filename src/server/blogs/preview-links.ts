@@ -5,7 +5,7 @@ import { DomainError } from "~/server/common/domain-error";
 import { PREVIEW_LIFETIMES, type PreviewLifetime } from "~/shared/preview-lifetimes";
 import type { BlogScope } from "./blog-scope";
 import { findBlog } from "./find-blog";
-import { COVER_SELECT, type CoverImage } from "./public-blogs";
+import { COVER_SELECT, PENDING_VARIANTS_SELECT, type CoverImage } from "./public-blogs";
 
 /**
  * Secret links to a blog as its public page will look (docs/api.md, preview links): the token is
@@ -63,6 +63,7 @@ export interface PreviewedBlog {
   tags: string[];
   publishedAt: Date | null;
   cover: CoverImage | null;
+  imagesWithPendingVariants: string[];
   authorName: string;
   authorHandle: string;
   expiresAt: Date;
@@ -72,7 +73,7 @@ export interface PreviewedBlog {
 export async function findPreviewedBlog(sql: SqlPool, token: string): Promise<PreviewedBlog | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const { rows } = await sql.query<PreviewedBlog>(
-    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
+    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
      FROM "preview_link" AS p JOIN "blog" AS b ON b."id" = p."blogId" JOIN "user" AS u ON u."id" = b."userId"
      WHERE p."tokenHash" = $1 AND p."expiresAt" > now()`,
     [hashToken(token)],

@@ -17,8 +17,16 @@ export interface CoverImage extends ImageReference {
  * The cover of the blog row aliased `b`, in column "cover" (a CoverImage, or null): by its primary
  * key, and only an image of the blog's own account, whoever wrote the column.
  */
-export const COVER_SELECT = `(SELECT json_build_object('id', i."id", 'width', i."width", 'height', i."height", 'format', i."format", 'bytes', i."bytes")
+export const COVER_SELECT = `(SELECT json_build_object('id', i."id", 'width', i."width", 'height', i."height", 'format', i."format", 'bytes', i."bytes",
+    'variantsPending', i."variantsPending")
   FROM "image" AS i WHERE i."id" = b."coverImageId" AND i."userId" = b."userId") AS "cover"`;
+
+/**
+ * The images the Markdown of the blog row aliased `b` names whose variants are still to be made,
+ * in column "imagesWithPendingVariants" (ids): its page offers them without (docs/images.md, Serving).
+ */
+export const PENDING_VARIANTS_SELECT = `ARRAY(SELECT i."id" FROM "blog_image" AS bi JOIN "image" AS i ON i."id" = bi."imageId"
+  WHERE bi."blogId" = b."id" AND i."variantsPending") AS "imagesWithPendingVariants"`;
 
 export interface PublicOwner {
   id: string;
@@ -70,8 +78,10 @@ export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: s
     publishedAt: Date;
     updatedAt: Date;
     cover: CoverImage | null;
+    imagesWithPendingVariants: string[];
   }>(
-    `SELECT b."title", b."description", b."content", b."seoTitle", b."seoDescription", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT}
+    `SELECT b."title", b."description", b."content", b."seoTitle", b."seoDescription", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT},
+       ${PENDING_VARIANTS_SELECT}
      FROM "blog" AS b WHERE b."userId" = $1 AND b."blogSlug" = $2 AND b."isPublic"`,
     [ownerId, blogSlug],
   );
@@ -96,8 +106,8 @@ export const FEED_SIZE = 20;
 
 /** The account's newest public blogs (with a tag: carrying it) for its feeds, latest published first, from the same index as the index pages. */
 export async function listFeedBlogs(pool: SqlPool, ownerId: string, tagSlug?: string) {
-  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date; cover: CoverImage | null }>(
-    `SELECT b."title", b."blogSlug", b."description", b."content", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT} FROM "blog" AS b
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; tags: string[]; publishedAt: Date; updatedAt: Date; cover: CoverImage | null; imagesWithPendingVariants: string[] }>(
+    `SELECT b."title", b."blogSlug", b."description", b."content", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT} FROM "blog" AS b
      WHERE b."userId" = $1 AND b."isPublic" ${tagSlug ? `AND b."tagSlugs" @> ARRAY[$3]::text[]` : ""} ORDER BY b."publishedAt" DESC, b."id" DESC LIMIT $2`,
     [ownerId, FEED_SIZE, ...(tagSlug ? [tagSlug] : [])],
   );

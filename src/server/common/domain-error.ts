@@ -3,6 +3,7 @@ import "server-only";
 export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"
   | "RESOURCE_CONFLICT"
+  | "IMAGE_IN_USE"
   | "INVALID_PARAMETER"
   | "MISSING_REQUIRED_FIELD"
   | "PRECONDITION_FAILED"

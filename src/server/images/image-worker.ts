@@ -11,7 +11,7 @@ import type { WorkerReply, WorkerRequest } from "./processing";
 
 process.on("message", (request: WorkerRequest) => {
   const reply = (message: WorkerReply) => process.send?.(message);
-  processImage(request.bytes).then(
+  processImage(request.bytes, request.stage).then(
     (image) => reply({ id: request.id, image }),
     (error: unknown) =>
       reply({

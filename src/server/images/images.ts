@@ -1,15 +1,16 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Prisma } from "~/generated/prisma/client";
-import type { Db } from "~/server/db";
+import { Prisma } from "~/generated/prisma/client";
+import { inTransaction, type Db } from "~/server/db";
 import { underAccountLock } from "~/server/quotas/account-lock";
 import { DomainError } from "~/server/common/domain-error";
 import { QUOTAS } from "~/server/quotas/quotas";
 import type { Plan } from "~/shared/plans";
-import { formatBytes, IMAGES_PATH } from "~/shared/images";
+import { formatBytes } from "~/shared/images";
 import type { BlogScope } from "~/server/blogs/blog-scope";
 import type { ProcessedImage } from "./process-image";
-import { forgetImageFiles, imageStore } from "./store";
+import { forgetImageFiles, imageStore, imageStoreFlag } from "./store";
+import { JOB_NAMES } from "~/server/jobs/definition";
 
 /** An image's row: what the API shows of it is made from it (imageView, src/server/api/routers/images/schemas.ts). */
 export type ImageRecord = Prisma.ImageGetPayload<object>;
@@ -19,24 +20,56 @@ interface ImageAccount {
   plan: Plan;
 }
 
+/** What an upload says of itself beside its pixels: its bytes' hash and its file's name, sanitized. */
+export interface UploadIdentity {
+  sha256: string;
+  fileName: string;
+}
+
+/** The image the account already stores for these bytes, if any: uploaded again, they answer it. */
+export function findUploadedImage(db: Db | Prisma.TransactionClient, accountId: string, sha256: string): Promise<ImageRecord | null> {
+  return db.image.findUnique({ where: { userId_sha256: { userId: accountId, sha256 } } });
+}
+
 /**
  * Records a processed upload and stores its files, if the account's storage quota allows
- * (docs/images.md). The check and the write hold the account's row lock, so concurrent uploads of
- * one account, on any number of servers, are counted one after the other and never pass the quota
- * together. `db` may already be a transaction (an Idempotency-Key's), which then holds the lock.
- * Files an S3 store wrote for a transaction that then failed are removed.
+ * (docs/images.md); the same bytes already stored by the account answer that image instead
+ * (`created` false), nothing stored twice. The check and the write hold the account's row lock, so
+ * concurrent uploads of one account, on any number of servers, are counted one after the other,
+ * never pass the quota together, and identical ones make one image (the unique index on the hash
+ * backs it). `db` may already be a transaction (an Idempotency-Key's), which then holds the lock.
+ * Files an S3 store wrote for a transaction that then failed are removed. The image's other
+ * variants are queued in the same transaction (the image_variants job, ./variants.ts).
  */
-export async function saveImage(db: Db | Prisma.TransactionClient, account: ImageAccount, image: ProcessedImage): Promise<ImageRecord> {
+export async function saveImage(
+  db: Db | Prisma.TransactionClient,
+  account: ImageAccount,
+  image: ProcessedImage,
+  upload: UploadIdentity,
+): Promise<{ image: ImageRecord; created: boolean }> {
   const id = randomBytes(16).toString("hex");
   const store = imageStore();
   const storedBytes = image.files.reduce((total, file) => total + file.data.byteLength, 0);
   const record = async (tx: Prisma.TransactionClient) => {
+    const existing = await findUploadedImage(tx, account.id, upload.sha256);
+    if (existing) return { image: existing, created: false };
     await assertUnderStorageQuota(tx, account, storedBytes);
     const row = await tx.image.create({
-      data: { id, userId: account.id, width: image.width, height: image.height, format: image.format, bytes: image.files[0]!.data.byteLength, storedBytes },
+      data: {
+        id,
+        userId: account.id,
+        width: image.width,
+        height: image.height,
+        format: image.format,
+        bytes: image.files[0]!.data.byteLength,
+        storedBytes,
+        ...upload,
+        variantsPending: image.variantsPending,
+      },
     });
     await store.save(tx, id, image.files);
-    return row;
+    if (image.variantsPending) await queueImageVariants(tx, id);
+    return { image: row, created: true };
   };
   try {
     return await underAccountLock(db, account.id, record);
@@ -46,13 +79,25 @@ export async function saveImage(db: Db | Prisma.TransactionClient, account: Imag
   }
 }
 
+/**
+ * Queues the making of an image's other variants (./variants.ts), in the transaction recording it:
+ * one job per image (its key), retried after a failure or a crash of the worker running it.
+ */
+async function queueImageVariants(tx: Prisma.TransactionClient, imageId: string): Promise<void> {
+  await tx.$executeRaw`SELECT graphile_worker.add_job(${JOB_NAMES.makeImageVariants}, json_build_object('imageId', ${imageId}::text),
+    job_key := ${`${JOB_NAMES.makeImageVariants}:${imageId}`}, max_attempts := ${IMAGE_VARIANTS_ATTEMPTS}, flags := ARRAY[${imageStoreFlag()}])`;
+}
+
+/** A failing image's variants are retried this many times (graphile-worker's backoff: about 3 hours in all), then it keeps its thumbnail alone. */
+const IMAGE_VARIANTS_ATTEMPTS = 8;
+
 /** Bytes the account's images take in the store, all files counted. */
 export async function storageUsed(db: Pick<Db, "$queryRaw">, accountId: string): Promise<number> {
   const [row] = await db.$queryRaw<{ used: bigint }[]>`SELECT COALESCE(sum("storedBytes"), 0)::bigint AS "used" FROM "image" WHERE "userId" = ${accountId}`;
   return Number(row?.used ?? 0);
 }
 
-async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: ImageAccount, adding: number): Promise<void> {
+export async function assertUnderStorageQuota(tx: Prisma.TransactionClient, account: ImageAccount, adding: number): Promise<void> {
   const used = await storageUsed(tx, account.id);
   if (used + adding > QUOTAS.imageBytesPerAccount[account.plan]) throw storageQuotaExceeded(account, used, adding);
 }
@@ -92,8 +137,8 @@ export async function imagesShownByHiddenBlogs(db: Pick<Db, "$queryRaw">, accoun
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT "coverImageId" AS "id" FROM "blog" WHERE "userId" = ${accountId} AND NOT "allowApiAccess" AND "coverImageId" IS NOT NULL
     UNION
-    SELECT m[1] FROM "blog", regexp_matches("content", ${`${IMAGES_PATH}/([A-Za-z0-9]+)/`}, 'g') AS m
-    WHERE "userId" = ${accountId} AND NOT "allowApiAccess"`;
+    SELECT bi."imageId" FROM "blog" AS b JOIN "blog_image" AS bi ON bi."blogId" = b."id"
+    WHERE b."userId" = ${accountId} AND NOT b."allowApiAccess"`;
   return rows.map(({ id }) => id);
 }
 
@@ -117,14 +162,105 @@ export async function listImages(db: Db, scope: BlogScope, { page, limit }: { pa
 }
 
 /**
- * Deletes one of the images the caller may see, and its files. Blogs showing it stay readable: a
- * cover is cleared (the foreign key), Markdown pointing at it shows its alt text.
+ * One page of the owner's library (the dashboard's Images page), newest first: every image of the
+ * account, or only those no blog uses (`unused`), each with the blogs using it, and how many match.
  */
-export async function deleteImage(db: Db, scope: BlogScope, imageId: string): Promise<void> {
-  const { count } = await db.image.deleteMany({ where: { AND: [{ id: imageId }, await imageScopeWhere(db, scope)] } });
-  if (count === 0) throw imageNotFound(imageId);
-  forgetImageFiles([imageId]);
-  await imageStore().remove([imageId]);
+export async function listImageLibrary(
+  db: Db,
+  accountId: string,
+  { page, limit, unused }: { page: number; limit: number; unused: boolean },
+): Promise<{ images: (ImageRecord & { usedBy: ImageUse[] })[]; total: number }> {
+  const filter = unused
+    ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM "blog" WHERE "coverImageId" = i."id")
+        AND NOT EXISTS (SELECT 1 FROM "blog_image" AS bi JOIN "blog" AS b ON b."id" = bi."blogId" WHERE bi."imageId" = i."id" AND b."userId" = ${accountId})`
+    : Prisma.empty;
+  const [rows, [count]] = await Promise.all([
+    db.$queryRaw<{ id: string }[]>`SELECT i."id" FROM "image" AS i WHERE i."userId" = ${accountId} ${filter}
+      ORDER BY i."createdAt" DESC, i."id" DESC LIMIT ${limit} OFFSET ${(page - 1) * limit}`,
+    db.$queryRaw<{ total: bigint }[]>`SELECT count(*) AS "total" FROM "image" AS i WHERE i."userId" = ${accountId} ${filter}`,
+  ]);
+  const ids = rows.map(({ id }) => id);
+  const [images, uses] = await Promise.all([db.image.findMany({ where: { id: { in: ids } } }), imageUses(db, accountId, ids)]);
+  const byId = new Map(images.map((image) => [image.id, image]));
+  return {
+    images: ids.flatMap((id) => {
+      const image = byId.get(id);
+      return image ? [{ ...image, usedBy: uses.get(id) ?? [] }] : [];
+    }),
+    total: Number(count?.total ?? 0),
+  };
+}
+
+/**
+ * Deletes one of the images the caller may see, and its files. An image a blog uses (cover or
+ * Markdown) is refused with IMAGE_IN_USE naming those blogs, unless `force`: then covers using it
+ * are cleared (the foreign key) and Markdown pointing at it shows its alt text.
+ */
+export async function deleteImage(db: Db, scope: BlogScope, imageId: string, { force = false }: { force?: boolean } = {}): Promise<void> {
+  await deleteImages(db, scope, [imageId], { force });
+}
+
+/**
+ * Deletes several of the images the caller may see, all or none: one unknown is not found, one in
+ * use (without `force`) refuses them all, naming each image's blogs.
+ */
+export async function deleteImages(db: Db, scope: BlogScope, imageIds: string[], { force = false }: { force?: boolean } = {}): Promise<void> {
+  const ids = [...new Set(imageIds)];
+  await inTransaction(db, async (tx) => {
+    const visible = await tx.image.findMany({ where: { AND: [{ id: { in: ids } }, await imageScopeWhere(db, scope)] }, select: { id: true } });
+    const unknown = ids.find((id) => !visible.some((image) => image.id === id));
+    if (unknown) throw imageNotFound(unknown);
+    if (!force) {
+      const uses = await imageUses(tx, scope.accountId, ids);
+      if (uses.size > 0) throw imageInUse(uses);
+    }
+    await tx.image.deleteMany({ where: { id: { in: ids } } });
+  });
+  forgetImageFiles(ids);
+  await imageStore().remove(ids);
+}
+
+/** A blog using an image: as its cover, in its Markdown, or both. */
+export interface ImageUse {
+  id: string;
+  title: string;
+  cover: boolean;
+  content: boolean;
+}
+
+/**
+ * The account's blogs using each of these images, most recently updated first: covers by the
+ * blog's foreign key, Markdown by blog_image (kept by a trigger from each blog's content), both
+ * by index.
+ */
+async function imageUses(db: Pick<Db, "$queryRaw">, accountId: string, imageIds: string[]): Promise<Map<string, ImageUse[]>> {
+  if (imageIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<(ImageUse & { imageId: string })[]>`
+    SELECT u."imageId", b."id", b."title", bool_or(u."cover") AS "cover", bool_or(NOT u."cover") AS "content"
+    FROM (
+      SELECT "coverImageId" AS "imageId", "id" AS "blogId", true AS "cover" FROM "blog" WHERE "coverImageId" = ANY(${imageIds})
+      UNION ALL
+      SELECT "imageId", "blogId", false FROM "blog_image" WHERE "imageId" = ANY(${imageIds})
+    ) AS u
+    JOIN "blog" AS b ON b."id" = u."blogId" AND b."userId" = ${accountId}
+    GROUP BY u."imageId", b."id", b."title", b."updatedAt"
+    ORDER BY b."updatedAt" DESC, b."id"`;
+  const uses = new Map<string, ImageUse[]>();
+  for (const { imageId, ...use } of rows) uses.set(imageId, [...(uses.get(imageId) ?? []), use]);
+  return uses;
+}
+
+/** The blogs using each image, in words (IMAGE_IN_USE's details): a client reads which, and how. */
+function imageInUse(uses: Map<string, ImageUse[]>): DomainError {
+  const described = [...uses].map(([imageId, blogs]) => {
+    const each = blogs.map((blog) => `"${blog.title}" (${blog.id}, ${[blog.cover && "cover", blog.content && "content"].filter(Boolean).join(" and ")})`);
+    return `image ${imageId} is used by ${each.join(", ")}`;
+  });
+  return new DomainError(
+    "IMAGE_IN_USE",
+    "Image in use",
+    `${described.join("; ")}. Remove it from those blogs, or delete with ?force=true: covers using it are cleared and Markdown pointing at it shows its alt text`,
+  );
 }
 
 /** Removes every image file of an account about to be deleted (its rows go with the account). */
@@ -132,13 +268,4 @@ export async function removeAccountImages(db: Db, accountId: string): Promise<vo
   const ids = (await db.image.findMany({ where: { userId: accountId }, select: { id: true } })).map(({ id }) => id);
   forgetImageFiles(ids);
   await imageStore().remove(ids);
-}
-
-/** The account's blogs showing the image: as cover, or in their Markdown. */
-export async function blogsUsingImage(db: Db, accountId: string, imageId: string): Promise<{ id: string; title: string }[]> {
-  return db.blog.findMany({
-    where: { userId: accountId, OR: [{ coverImageId: imageId }, { content: { contains: `/images/${imageId}/` } }] },
-    select: { id: true, title: true },
-    orderBy: { updatedAt: "desc" },
-  });
 }

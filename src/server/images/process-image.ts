@@ -4,18 +4,21 @@ import { DomainError } from "~/server/common/domain-error";
 import {
   imageFiles,
   isImageFormat,
+  thumbnailFile,
   MAX_IMAGE_BYTES,
   MAX_IMAGE_PIXELS,
   type ImageFileRef,
   type ImageFormat,
 } from "~/shared/images";
 
-/** An upload made ready to store: the original re-encoded clean and every variant. */
+/** An image's files made ready to store (processImage): at upload, the original re-encoded clean and its thumbnail; later, its other variants. */
 export interface ProcessedImage {
   width: number;
   height: number;
   format: ImageFormat;
   files: ProcessedFile[];
+  /** Variants are still to be made (by the image_variants job). */
+  variantsPending: boolean;
 }
 
 export interface ProcessedFile extends ImageFileRef {
@@ -33,7 +36,7 @@ interface Animation {
 
 /**
  * Encoder settings: quality a reader will not tell from the original, at the lowest efforts, since
- * the upload's request waits for all of it (a 12-megapixel photo of noise: 3 s on one core, against
+ * the server's CPU makes all of it (a 12-megapixel photo of noise: 3 s on one core, against
  * 12 s with mozjpeg, WebP effort 4 and AVIF effort 2; bench/README.md, Images).
  */
 const ENCODERS: Record<ImageFormat, (image: Sharp, animation: Animation) => Sharp> = {
@@ -93,34 +96,48 @@ export const uploadCost = (header: UploadHeader) => header.width * header.frameH
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
- * An upload checked (inspectUpload) and processed: decoded with libvips' own pixel limit too,
- * orientation applied, metadata (EXIF, GPS, XMP, ICC after conversion to sRGB) dropped by
- * re-encoding, and the variants of src/shared/images.ts made. All the work runs on libuv's thread
- * pool, off the event loop. `signal` aborted (the client went away), it stops before its next step.
+ * What processing makes of an image: at upload its original and thumbnail (src/shared/images.ts),
+ * which the answer waits for; then, from the stored original, the rest of its variants (the
+ * image_variants job, src/server/images/variants.ts).
  */
-export async function processImage(bytes: Uint8Array, signal?: AbortSignal): Promise<ProcessedImage> {
-  const { format, frames, animation } = await inspectUpload(bytes);
+export type ProcessingStage = "upload" | "variants";
+
+/**
+ * An image checked (inspectUpload) and processed. At upload: decoded with libvips' own pixel limit
+ * too, orientation applied, metadata (EXIF, GPS, XMP, ICC after conversion to sRGB) dropped by
+ * re-encoding, its thumbnail made. For its variants: every variant but the thumbnail, made from the
+ * stored original. All the work runs on libuv's thread pool, off the event loop. `signal` aborted
+ * (the client went away), it stops before its next step.
+ */
+export async function processImage(bytes: Uint8Array, stage: ProcessingStage, signal?: AbortSignal): Promise<ProcessedImage> {
+  const { format, width: headerWidth, frameHeight, frames, animation } = await inspectUpload(bytes);
   const input = asBuffer(bytes);
   const decoded = () => sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, animated: frames > 1 }).autoOrient();
   try {
     signal?.throwIfAborted();
-    const original = await ENCODERS[format](decoded(), {}).toBuffer({ resolveWithObject: true });
-    const { width, pageHeight, height } = original.info as OutputInfo & { pageHeight?: number };
-    const size = { width, height: pageHeight ?? height, format };
-    const [originalFile, ...variants] = imageFiles(size);
-    const files: ProcessedFile[] = [{ ...originalFile!, data: original.data }];
+    const files: ProcessedFile[] = [];
+    let size = { width: headerWidth, height: frameHeight, format };
+    if (stage === "upload") {
+      const original = await ENCODERS[format](decoded(), {}).toBuffer({ resolveWithObject: true });
+      const { width, pageHeight, height } = original.info as OutputInfo & { pageHeight?: number };
+      size = { width, height: pageHeight ?? height, format };
+      files.push({ ...imageFiles(size)[0]!, data: original.data });
+    }
+    const [, ...variants] = imageFiles(size);
+    const thumbnail = thumbnailFile(size);
+    const wanted = variants.filter((variant) => (variant.name === thumbnail?.name) === (stage === "upload"));
     // Variants are made from one decoded copy at the largest variant's width, oriented, every frame
     // of an animation in it: decoding and turning the whole upload for each was most of the time.
     signal?.throwIfAborted();
     const source =
-      variants.length === 0 ? null : await decoded().resize({ width: Math.max(...variants.map((variant) => variant.width)) }).raw().toBuffer({ resolveWithObject: true });
+      wanted.length === 0 ? null : await decoded().resize({ width: Math.max(...wanted.map((variant) => variant.width)) }).raw().toBuffer({ resolveWithObject: true });
     // One at a time: the thread pool is shared with every other request.
-    for (const variant of variants) {
+    for (const variant of wanted) {
       signal?.throwIfAborted();
       const resized = sharp(source!.data, { raw: source!.info, animated: frames > 1 }).resize({ width: variant.width });
       files.push({ ...variant, data: await ENCODERS[variant.format](resized, animation).toBuffer() });
     }
-    return { ...size, files };
+    return { ...size, files, variantsPending: stage === "upload" && variants.length > wanted.length };
   } catch (error) {
     if (signal?.aborted) throw error;
     // libvips read the header but not the pixels: a truncated or corrupt file.

@@ -4,11 +4,12 @@ import { setPriority } from "node:os";
 import { DomainError, type DomainErrorCode } from "~/server/common/domain-error";
 import { log } from "~/server/runtime/log";
 import { MAX_IMAGE_PIXELS } from "~/shared/images";
-import { inspectUpload, processImage, uploadCost, type ProcessedImage } from "./process-image";
+import { inspectUpload, processImage, uploadCost, type ProcessedImage, type ProcessingStage } from "./process-image";
 
 export interface WorkerRequest {
   id: number;
   bytes: Uint8Array;
+  stage: ProcessingStage;
 }
 
 export type WorkerReply =
@@ -37,6 +38,7 @@ interface Upload {
   id: number;
   accountId: string;
   bytes: Uint8Array;
+  stage: ProcessingStage;
   cost: number;
   heavy: boolean;
   signal?: AbortSignal;
@@ -84,9 +86,13 @@ export function processImagesInChild(script: URL): void {
  * header checked at once (refusals wait for nothing), then its turn, then the processing. With
  * `signal` aborted (the client went away) a waiting upload leaves the queue and one in processing is
  * stopped: its child processor is killed (a new one takes the next upload), or in process it stops
- * before its next step.
+ * before its next step. `stage` "variants": a stored original's other variants (the image_variants
+ * job), under the same rules, so they take their account's turn and the lowest CPU priority.
  */
-export async function processUpload(bytes: Uint8Array, { accountId, signal }: { accountId: string; signal?: AbortSignal }): Promise<ProcessedImage> {
+export async function processUpload(
+  bytes: Uint8Array,
+  { accountId, signal, stage = "upload" }: { accountId: string; signal?: AbortSignal; stage?: ProcessingStage },
+): Promise<ProcessedImage> {
   const cost = uploadCost(await inspectUpload(bytes));
   signal?.throwIfAborted();
   const held = processing.costByAccount.get(accountId) ?? 0;
@@ -96,7 +102,7 @@ export async function processUpload(bytes: Uint8Array, { accountId, signal }: { 
   const onAbort = () => upload && abandon(processing, upload);
   signal?.addEventListener("abort", onAbort, { once: true });
   return new Promise<ProcessedImage>((resolve, reject) => {
-    upload = { id: processing.next++, accountId, bytes, cost, heavy: cost > HEAVY_UPLOAD_COST, signal, resolve, reject };
+    upload = { id: processing.next++, accountId, bytes, stage, cost, heavy: cost > HEAVY_UPLOAD_COST, signal, resolve, reject };
     processing.waiting.push(upload);
     startWaiting(processing);
   }).finally(() => {
@@ -134,7 +140,7 @@ function startWaiting(state: Processing): void {
     log.debug({ accountId: upload.accountId, cost: upload.cost, heavy: upload.heavy }, "image processing started");
     // Whatever fails, starting a processor included, settles this upload and frees its place.
     Promise.resolve()
-      .then(() => (state.script ? processInChild(state.script, place, upload) : processImage(upload.bytes, upload.signal)))
+      .then(() => (state.script ? processInChild(state.script, place, upload) : processImage(upload.bytes, upload.stage, upload.signal)))
       // Stopped because its client went away, it fails with the abort's reason.
       .then(upload.resolve, (error: unknown) => upload.reject(upload.signal?.aborted ? upload.signal.reason : error))
       .finally(() => {
@@ -170,7 +176,7 @@ function processInChild(script: URL, place: Place, upload: Upload): Promise<Proc
     };
     child.on("message", onMessage).once("exit", onExit);
     stopListening = () => child.off("message", onMessage).off("exit", onExit);
-    child.send({ id: upload.id, bytes: upload.bytes } satisfies WorkerRequest);
+    child.send({ id: upload.id, bytes: upload.bytes, stage: upload.stage } satisfies WorkerRequest);
   })
     .finally(() => {
       clearTimeout(timer);

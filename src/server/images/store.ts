@@ -13,6 +13,18 @@ export function imageStore(): ImageStore {
   return store;
 }
 
+const STORE_FLAGS = { postgres: "images-postgres", s3: "images-s3" } as const;
+
+/**
+ * The job flag (graphile-worker's) of work on this process's store's files: an image's variants
+ * are made by a worker reading the same store as the server that recorded it, when servers with
+ * different stores share a database (a move to S3 under way; the tests' S3 server).
+ */
+export const imageStoreFlag = () => (env.S3_BUCKET ? STORE_FLAGS.s3 : STORE_FLAGS.postgres);
+
+/** The flags of work on other stores' files, which this process's worker leaves to theirs. */
+export const foreignImageStoreFlags = () => Object.values(STORE_FLAGS).filter((flag) => flag !== imageStoreFlag());
+
 /**
  * Files served in the last minute, up to 32 MB of them: a file never changes, so a popular image
  * is read from the store once a minute rather than on every request. A deleted image's files are

@@ -14,6 +14,7 @@ export const JOB_NAMES = {
   deliverWebhook: "webhook_deliver",
   maintainWebhooks: "webhook_maintenance",
   sendEmail: "send_email",
+  makeImageVariants: "image_variants",
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];

@@ -3,6 +3,7 @@ import "server-only";
 import type { TaskList } from "graphile-worker";
 import { publishBlogJob, publishOverdueBlogsJob } from "~/server/blogs/scheduled-publishing";
 import { sendEmailJob } from "~/server/email/send-email";
+import { makeImageVariantsJob } from "~/server/images/variants";
 import { deliverWebhookJob, fanOutWebhookEventsJob, maintainWebhooksJob } from "~/server/webhooks/tasks";
 import { jobTask, type JobDefinition, type JobEngine } from "./definition";
 
@@ -13,6 +14,7 @@ export const JOBS: readonly JobDefinition[] = [
   deliverWebhookJob,
   maintainWebhooksJob,
   sendEmailJob,
+  makeImageVariantsJob,
 ];
 
 /** graphile-worker's task list: each job by its name. */

@@ -7,6 +7,7 @@ import { Logger, makeWorkerUtils, parseCronItems, run, runOnce, type LogFunction
 import { log } from "~/server/runtime/log";
 import { JOB_NAMES } from "./definition";
 import { jobTaskList } from "./registry";
+import { foreignImageStoreFlags } from "~/server/images/store";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
@@ -43,7 +44,9 @@ function options(connectionString: string) {
   // No named prepared statements: embedded PostgreSQL has one session for all connections
   // (src/server/db/embedded.ts), where a second connection preparing the same name fails.
   const taskList = jobTaskList({ withUtils: (work) => withWorkerUtils(connectionString, work) });
-  return { connectionString, logger, taskList, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
+  // An image's variants are made where its files are read (src/server/images/store.ts).
+  const forbiddenFlags = foreignImageStoreFlags();
+  return { connectionString, logger, taskList, forbiddenFlags, noHandleSignals: true, noPreparedStatements: true, maxPoolSize: CONCURRENT_JOBS + 2 };
 }
 
 export interface JobWorker {

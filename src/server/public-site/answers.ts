@@ -66,7 +66,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
-      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin }), author });
+      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author });
       return makeAnswer(HTML, html, lastModified);
     }
     case "shareImage": {
@@ -80,8 +80,13 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       const blogs = await listFeedBlogs(pool, owner.id, route.tagSlug);
       if (blogs.length === 0) return null;
       // Read away from the site: our images' URLs are absolute, like the feed's links.
-      const html = (content: string) => markdownToHtml(content, { origin, absoluteImageUrls: true });
-      const text = renderFeed(route.format, { origin, owner: author, tag, blogs: blogs.map(({ content, ...blog }) => ({ ...blog, html: html(content) })) });
+      const html = (content: string, imagesWithPendingVariants: string[]) => markdownToHtml(content, { origin, absoluteImageUrls: true, imagesWithPendingVariants });
+      const text = renderFeed(route.format, {
+        origin,
+        owner: author,
+        tag,
+        blogs: blogs.map(({ content, imagesWithPendingVariants, ...blog }) => ({ ...blog, html: html(content, imagesWithPendingVariants) })),
+      });
       return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
     }
     case "sitemap": {
@@ -137,6 +142,6 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
 export async function previewPage(token: string, origin: string): Promise<string | null> {
   const blog = await findPreviewedBlog(getSqlPool(), token);
   if (!blog) return null;
-  const article = { ...blog, html: markdownToHtml(blog.content, { origin }), author: { name: blog.authorName, handle: blog.authorHandle } };
+  const article = { ...blog, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author: { name: blog.authorName, handle: blog.authorHandle } };
   return renderPreviewPage(article, blog.expiresAt);
 }

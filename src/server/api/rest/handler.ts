@@ -187,7 +187,7 @@ async function answerOperation(
   const leaving = route.rawBody === "image" ? clientLeaving(req) : undefined;
   const answer = await callProcedure(
     { route, pathInput, method: req.method ?? "GET", body },
-    { ...context, caller: { kind: "apiKey", key: verification.key! } },
+    { ...context, caller: { kind: "apiKey", key: verification.key! }, successStatus: {} },
     leaving?.signal,
   ).finally(() => leaving?.stop());
   if (route.method !== "GET") return answer;
@@ -279,7 +279,8 @@ async function callProcedure(
   const outcome = await callOpenApi({ procedure: route.procedure!, pathInput, method, url: context.url, body, contextOptions: context, signal });
   if (!outcome.ok) return errorAnswer(toApiError(outcome.error), context.resHeaders);
   context.resHeaders.set("Content-Type", "application/json");
-  return { status: route.successStatus, headers: context.resHeaders, body: outcome.body };
+  const status = context.successStatus?.alternate && route.alternateSuccess ? route.alternateSuccess.status : route.successStatus;
+  return { status, headers: context.resHeaders, body: outcome.body };
 }
 
 /** A signal aborted if the request's connection closes before `stop()`: its client went away. */

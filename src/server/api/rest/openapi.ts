@@ -25,6 +25,10 @@ const EXAMPLE_MESSAGES: Record<ApiErrorCode, [message: string, details?: string]
   RESOURCE_NOT_FOUND: ["Resource not found"],
   METHOD_NOT_ALLOWED: ["Method POST is not allowed on /api/v1/openapi.json", "Allowed: GET"],
   RESOURCE_CONFLICT: ["Resource conflict", "A blog with the slug my-first-post already exists"],
+  IMAGE_IN_USE: [
+    "Image in use",
+    'image 9f2c… is used by "Hello world" (cm3x…, cover and content). Remove it from those blogs, or delete with ?force=true: covers using it are cleared and Markdown pointing at it shows its alt text',
+  ],
   PRECONDITION_FAILED: ["Precondition failed", "The blog has changed since it was read: read it again (its ETag) and retry"],
   PAYLOAD_TOO_LARGE: ["Payload too large", "The request body must be at most 1 MiB"],
   QUOTA_EXCEEDED: ["Storage quota exceeded", "The free plan stores at most 100 MB of images; this account uses 99.2 MB and the image needs 1.4 MB"],
@@ -187,6 +191,8 @@ function describeOperation(operation: Operation, route: RestRoute): void {
   operation.parameters = [...(operation.parameters ?? []), ...parameters];
   operation.responses = {
     ...Object.fromEntries(success.map(([, response]) => [String(route.successStatus), { ...(response as object), headers: successHeaders }])),
+    ...(route.alternateSuccess &&
+      Object.fromEntries(success.map(([, response]) => [String(route.alternateSuccess!.status), { ...(response as object), description: route.alternateSuccess!.description, headers: successHeaders }]))),
     ...(method === "GET" && { "304": { description: "Not Modified: the If-None-Match ETag still matches", headers: rateLimited("ETag") } }),
     ...errorResponses([...route.errors, ...COMMON_ERRORS]),
     ...(["PUT", "PATCH", "DELETE"].includes(method) && route.errors.includes("PRECONDITION_FAILED") && {

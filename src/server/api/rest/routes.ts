@@ -20,6 +20,8 @@ export interface RestRoute {
   /** Matches the path below /api/v1, a trailing slash allowed; its named groups are the path's parameters. */
   pattern: RegExp;
   successStatus: number;
+  /** Another status a success may answer with, the same body (an upload of bytes already stored: 200). */
+  alternateSuccess?: Meta["alternateSuccess"];
   /** The permission a key needs; null for the handler's own routes, which consume no budget. */
   permission: Permission | null;
   /** The API error codes the operation can answer with beyond the common ones. */
@@ -42,6 +44,7 @@ function route(procedure: RouteProcedure | null, method: string, template: strin
     template,
     pattern,
     successStatus: meta.successStatus ?? 200,
+    alternateSuccess: meta.alternateSuccess,
     permission: meta.permission ?? null,
     errors: meta.errors ?? [],
     idempotent: meta.idempotent ?? false,

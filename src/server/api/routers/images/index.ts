@@ -3,15 +3,37 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
 import { blogScope } from "~/server/blogs/blog-scope";
-import { assertStorageLeft, blogsUsingImage, deleteImage, findImage, listImages, saveImage, storageUsed } from "~/server/images/images";
+import {
+  assertStorageLeft,
+  deleteImage,
+  deleteImages,
+  findImage,
+  findUploadedImage,
+  listImageLibrary,
+  listImages,
+  saveImage,
+  storageUsed,
+  type ImageRecord,
+} from "~/server/images/images";
 import { BUSY_RETRY_AFTER_SECONDS, processUpload, UploadsBusyError } from "~/server/images/processing";
 import { paginate } from "~/server/common/pagination";
 import { requestOrigin } from "~/server/http/public-origin";
 import { QUOTAS } from "~/server/quotas/quotas";
-import { formatBytes, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS } from "~/shared/images";
+import { formatBytes, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, sanitizeFileName } from "~/shared/images";
 import { runIdempotently } from "../../idempotency";
 import { createTRPCRouter, ownerProcedure, procedure } from "../../trpc";
-import { deleteImageOutput, imageIdParams, imageOutput, imageView, listImagesInput, listImagesOutput, uploadImageInput } from "./schemas";
+import {
+  deleteImageInput,
+  deleteImageOutput,
+  deleteImagesInput,
+  imageIdParams,
+  imageLibraryInput,
+  imageOutput,
+  imageView,
+  listImagesInput,
+  listImagesOutput,
+  uploadImageInput,
+} from "./schemas";
 
 const quotas = Object.entries(QUOTAS.imageBytesPerAccount).map(([plan, quota]) => `${plan} ${formatBytes(quota)}`);
 
@@ -27,13 +49,16 @@ const uploadImageProcedure = procedure
         "Send the file as the body with its Content-Type (e.g. `curl --data-binary @photo.jpg -H 'Content-Type: image/jpeg'`), or as " +
         "multipart/form-data with a `file` part. JPEG, PNG, WebP, AVIF or GIF, told by the content (never the name or declared type; " +
         `anything else is a 415), at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels. ` +
-        "The server applies the orientation, removes metadata (EXIF, GPS, XMP) and keeps the image with resized variants. " +
+        "The server applies the orientation, removes metadata (EXIF, GPS, XMP) and keeps the image with resized variants: the answer " +
+        "lists the original and its smallest variant, the others follow within seconds (GET /images/{imageId} lists them once made). " +
+        "The same bytes uploaded again by the account answer the image already stored, with 200 instead of 201; nothing is stored twice. " +
         `Storage per account, every file counted: ${quotas.join(", ")}; beyond it a 413 QUOTA_EXCEEDED. ` +
         "Send an Idempotency-Key header to make retries safe (the same key and file within 24 hours replays the first response).",
       successDescription: "The stored image",
       contentTypes: ["multipart/form-data"],
     },
     successStatus: 201,
+    alternateSuccess: { status: 200, description: "The image these bytes already are: the account uploaded them before" },
     idempotent: true,
     rawBody: "image",
     errors: ["INVALID_PARAMETER", "MISSING_REQUIRED_FIELD", "PAYLOAD_TOO_LARGE", "QUOTA_EXCEEDED", "UNSUPPORTED_MEDIA_TYPE", "RESOURCE_CONFLICT"],
@@ -42,19 +67,26 @@ const uploadImageProcedure = procedure
   .output(imageOutput)
   .mutation(async ({ ctx, input, signal }) => {
     const account = callerAccount(ctx.caller);
-    await assertStorageLeft(ctx.db, account);
     const bytes = new Uint8Array(await input.file.arrayBuffer());
+    const sha256 = createHash("sha256").update(bytes).digest("base64url");
+    const origin = requestOrigin(ctx.headers);
+    const answer = ({ image, created }: { image: ImageRecord; created: boolean }) => {
+      if (!created && ctx.successStatus) ctx.successStatus.alternate = true;
+      return { success: true as const, data: { image: imageView(image, origin) } };
+    };
+    // Bytes the account already stores answer at once, unprocessed; with an Idempotency-Key its
+    // replay comes first, and saveImage finds them under the account's lock.
+    const stored = ctx.headers.has("idempotency-key") ? null : await findUploadedImage(ctx.db, account.id, sha256);
+    if (stored) return answer({ image: stored, created: false });
+    await assertStorageLeft(ctx.db, account);
     // Processed before any transaction opens: seconds of CPU hold no lock and no connection. The
     // signal aborts when the client goes away: its upload is not processed for nobody.
     const processed = await processUpload(bytes, { accountId: account.id, signal }).catch((error: unknown) => {
       if (error instanceof UploadsBusyError) ctx.resHeaders.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
       throw error;
     });
-    const file = createHash("sha256").update(bytes).digest("base64url");
-    return runIdempotently(ctx, account.id, { file }, 201, async (db) => {
-      const image = await saveImage(db, account, processed);
-      return { success: true as const, data: { image: imageView(image, requestOrigin(ctx.headers)) } };
-    });
+    const fileName = sanitizeFileName(input.file instanceof File ? input.file.name : "", processed);
+    return runIdempotently(ctx, account.id, { file: sha256 }, 201, async (db) => answer(await saveImage(db, account, processed, { sha256, fileName })));
   });
 
 const listImagesProcedure = procedure
@@ -92,15 +124,17 @@ const deleteImageProcedure = procedure
       path: "/images/{imageId}",
       tags: ["Images"],
       summary: "Delete an image",
-      description: "Deletes the image and every file of it. Blogs showing it stay readable: a cover using it is cleared, Markdown pointing at it shows its alt text.",
+      description:
+        "Deletes the image and every file of it. An image a blog uses (as its cover, or in its Markdown) is refused with 409 IMAGE_IN_USE, " +
+        "whose details name those blogs; with `force=true` it is deleted anyway: covers using it are cleared, Markdown pointing at it shows its alt text.",
     },
-    errors: ["RESOURCE_NOT_FOUND"],
+    errors: ["RESOURCE_NOT_FOUND", "IMAGE_IN_USE"],
     changesPublicPages: true,
   })
-  .input(z.object(imageIdParams))
+  .input(deleteImageInput)
   .output(deleteImageOutput)
   .mutation(async ({ ctx, input }) => {
-    await deleteImage(ctx.db, blogScope(ctx.caller), input.imageId);
+    await deleteImage(ctx.db, blogScope(ctx.caller), input.imageId, { force: input.force });
     return { success: true as const, data: { id: input.imageId, deleted: true as const } };
   });
 
@@ -110,11 +144,21 @@ const imageStorageProcedure = ownerProcedure.query(async ({ ctx }) => {
   return { used: await storageUsed(ctx.db, account.id), quota: QUOTAS.imageBytesPerAccount[account.plan] };
 });
 
-/** The dashboard's: the blogs showing one of the account's images, before it is deleted. */
-const imageUsageProcedure = ownerProcedure.input(z.object(imageIdParams)).query(async ({ ctx, input }) => {
-  const scope = blogScope(ctx.caller);
-  return blogsUsingImage(ctx.db, scope.accountId, (await findImage(ctx.db, scope, input.imageId)).id);
+/** The dashboard's library: a page of the account's images (or the unused ones), each with the blogs using it. */
+const imageLibraryProcedure = ownerProcedure.input(imageLibraryInput).query(async ({ ctx, input }) => {
+  const { images, total } = await listImageLibrary(ctx.db, callerAccount(ctx.caller).id, input);
+  const origin = requestOrigin(ctx.headers);
+  return { images: images.map((image) => ({ ...imageView(image, origin), usedBy: image.usedBy })), pagination: paginate(input.page, input.limit, total) };
 });
+
+/** The dashboard's bulk delete: all or none; in-use images refused (IMAGE_IN_USE naming their blogs) unless `force`. */
+const deleteImagesProcedure = ownerProcedure
+  .meta({ changesPublicPages: true })
+  .input(deleteImagesInput)
+  .mutation(async ({ ctx, input }) => {
+    await deleteImages(ctx.db, blogScope(ctx.caller), input.imageIds, { force: input.force });
+    return { deleted: input.imageIds };
+  });
 
 /** Images, for API keys (/api/v1) and their owner (/api/trpc) alike. */
 export const imagesRouter = createTRPCRouter({
@@ -123,5 +167,6 @@ export const imagesRouter = createTRPCRouter({
   get: getImageProcedure,
   delete: deleteImageProcedure,
   storage: imageStorageProcedure,
-  usage: imageUsageProcedure,
+  library: imageLibraryProcedure,
+  deleteMany: deleteImagesProcedure,
 });
