@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { authLimitWaitedOut, openSettings, signUp, waitForSave } from "./support";
+import { authLimitWaitedOut, editorState, openSettings, signUp, waitForSave } from "./support";
 
 /**
  * What an owner expects of the blog pages, at a laptop's and a phone's size: nothing wider than the
@@ -206,6 +206,8 @@ for (const viewport of VIEWPORTS) {
         await shot(page, shotName("06-conflict"));
         await conflict.getByRole("button", { name: "Reload" }).click();
         await expect(conflict).toHaveCount(0);
+        // The form starts afresh from the stored blog: nothing unsaved left.
+        await expect(editorState(page)).not.toContainText("Unsaved changes");
         await inSettings(page, (settings) => expect(description(settings)).toHaveValue("Theirs, first"));
 
         await changeOverApi("Theirs, second");

@@ -150,6 +150,8 @@ for (const viewport of VIEWPORTS) {
     await settings.getByLabel("Tags", { exact: true }).press("Enter");
     if (viewport.width < 1024) await settings.getByRole("button", { name: "Close" }).click();
     await waitForSave(page);
+    // The text from its start, the caret in the title, as an owner opening the post sees it.
+    await page.getByLabel("Content (Markdown)").evaluate((content) => (content.scrollTop = 0));
     await page.getByLabel("Title", { exact: true }).focus();
     await page.screenshot({ path: `docs/screenshots/editor-${viewport.width}.png` });
     await context.close();

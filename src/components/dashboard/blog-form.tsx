@@ -91,8 +91,15 @@ export function BlogForm({
   useUnsavedChangesGuard(dirty);
   const localDraft = useLocalDraft(`blogmgr:draft:${saved?.id ?? "new"}`, values, dirty, (kept) => differs(kept, savedValues));
 
+  /** Takes the focus to the first invalid field, if any: then a closing panel does not take it back to its button. */
+  const focusFirstInvalid = (event?: Event) => {
+    const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!invalid) return;
+    event?.preventDefault();
+    invalid.focus();
+  };
   useEffect(() => {
-    if (focusRequest > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    if (focusRequest > 0) focusFirstInvalid();
   }, [focusRequest]);
 
   const set = <K extends keyof Values>(field: K, value: Values[K]) => {
@@ -155,20 +162,23 @@ export function BlogForm({
         >
           <span aria-hidden>← </span>Blogs
         </Link>
-        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="blog-state">
-          <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
-          {status === "scheduled" && saved?.publishAt && (
-            <span className="text-slate-700">
-              Scheduled for <LocalTime iso={saved.publishAt} />
-            </span>
-          )}
+        {/* Its lines keep their height as the save state changes: the page never shifts under the owner's pointer. */}
+        <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5 text-sm sm:flex-row sm:flex-wrap sm:items-center sm:gap-x-2" data-testid="blog-state">
+          <span className="flex items-center gap-2">
+            <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
           {status === "published" && saved && (
             // A plain link: the public site is static HTML outside Next's router (docs/public-blog.md).
             <a href={`/${handle}/${saved.blogSlug}`} aria-label={`View public page /${handle}/${saved.blogSlug}`} className="text-indigo-700 underline">
               View
             </a>
           )}
-          <span role="status" className={cn("text-xs", errors.form ? "text-red-700" : "text-slate-600")}>
+          </span>
+          {status === "scheduled" && saved?.publishAt && (
+            <span className="text-xs text-slate-700">
+              Scheduled for <LocalTime iso={saved.publishAt} />
+            </span>
+          )}
+          <span role="status" className={cn("min-h-4 text-xs whitespace-nowrap", errors.form ? "whitespace-normal text-red-700" : "text-slate-600")}>
             {errors.form ?? saver.indicator(dirty)}
           </span>
         </div>
@@ -192,7 +202,14 @@ export function BlogForm({
               Update
             </Button>
           )}
-          <PublishControl status={status} publishAt={saved?.publishAt ?? null} publicPath={publicPath} busy={saver.busy} onChange={saveNow} />
+          <PublishControl
+            status={status}
+            publishAt={saved?.publishAt ?? null}
+            publicPath={publicPath}
+            busy={saver.busy}
+            onChange={saveNow}
+            onCloseAutoFocus={focusFirstInvalid}
+          />
         </div>
       </div>
 

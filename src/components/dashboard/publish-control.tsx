@@ -26,7 +26,7 @@ function onDateAtTime(at: Date): string {
  * The one control of a blog's status (docs/dashboard.md, Publishing): a draft is published now or
  * scheduled, a scheduled one rescheduled, published now or sent back to draft, and a published one
  * unpublished; each in a small panel that says in one sentence what will happen, confirmed there.
- * `onChange` saves the form's pending edits with the change and answers whether it went through.
+ * `onChange` saves the form's pending edits with the change (a refusal is shown in the form).
  */
 export function PublishControl({
   status,
@@ -34,6 +34,7 @@ export function PublishControl({
   publicPath,
   busy,
   onChange,
+  onCloseAutoFocus,
 }: {
   status: BlogStatus;
   /** The stored schedule (ISO), for a scheduled blog. */
@@ -41,7 +42,9 @@ export function PublishControl({
   /** The address the blog is (or will be) public at, "/handle/slug". */
   publicPath: string;
   busy: boolean;
-  onChange: (change: StatusChange) => Promise<boolean>;
+  onChange: (change: StatusChange) => Promise<unknown>;
+  /** Where focus goes once a panel closes (the field a refused save is about), instead of its button. */
+  onCloseAutoFocus: (event: Event) => void;
 }) {
   if (status === "published") {
     return (
@@ -53,6 +56,7 @@ export function PublishControl({
         danger
         busy={busy}
         onConfirm={() => onChange({ isPublic: false, publishAt: null })}
+        onCloseAutoFocus={onCloseAutoFocus}
       >
         <p>
           The public page <span className="font-mono break-all">{publicPath}</span> will answer 404 and the post leaves your feeds and
@@ -61,7 +65,7 @@ export function PublishControl({
       </ConfirmPanel>
     );
   }
-  return <PublishPanel status={status} publishAt={publishAt} publicPath={publicPath} busy={busy} onChange={onChange} />;
+  return <PublishPanel status={status} publishAt={publishAt} publicPath={publicPath} busy={busy} onChange={onChange} onCloseAutoFocus={onCloseAutoFocus} />;
 }
 
 function PublishPanel({
@@ -70,12 +74,14 @@ function PublishPanel({
   publicPath,
   busy,
   onChange,
+  onCloseAutoFocus,
 }: {
   status: "draft" | "scheduled";
   publishAt: string | null;
   publicPath: string;
   busy: boolean;
-  onChange: (change: StatusChange) => Promise<boolean>;
+  onChange: (change: StatusChange) => Promise<unknown>;
+  onCloseAutoFocus: (event: Event) => void;
 }) {
   const scheduled = status === "scheduled";
   const [choice, setChoice] = useState<Choice>(scheduled ? "schedule" : "now");
@@ -94,15 +100,14 @@ function PublishPanel({
     draft: <>It goes back to being a draft: nothing will be published.</>,
   };
 
+  /** False when the panel's own moment is refused (it stays open); else the change is saved (or refused in the form). */
   const confirm = async () => {
-    if (choice === "schedule") {
-      if (!at || at.getTime() <= Date.now()) {
-        setWhenError("Choose a moment in the future.");
-        return false;
-      }
-      return onChange({ isPublic: false, publishAt: fromLocalInput(when)! });
+    if (choice === "schedule" && (!at || at.getTime() <= Date.now())) {
+      setWhenError("Choose a moment in the future.");
+      return false;
     }
-    return onChange(choice === "now" ? { isPublic: true } : { isPublic: false, publishAt: null });
+    await onChange(choice === "now" ? { isPublic: true } : choice === "schedule" ? { isPublic: false, publishAt: fromLocalInput(when)! } : { isPublic: false, publishAt: null });
+    return true;
   };
 
   return (
@@ -114,6 +119,7 @@ function PublishPanel({
       danger={choice === "draft"}
       busy={busy}
       onConfirm={confirm}
+      onCloseAutoFocus={onCloseAutoFocus}
     >
       <RadioGroup
         legend="When"
@@ -150,7 +156,8 @@ function PublishPanel({
 
 /**
  * A small confirmation panel opened by a button (ConfirmDialog: focus trapped, Escape closes, focus
- * back on the trigger); it closes once `onConfirm` answers true.
+ * back on the trigger unless `onCloseAutoFocus` takes it elsewhere); it closes once `onConfirm` is
+ * done, unless it answers false.
  */
 function ConfirmPanel({
   triggerLabel,
@@ -160,6 +167,7 @@ function ConfirmPanel({
   danger,
   busy,
   onConfirm,
+  onCloseAutoFocus,
   children,
 }: {
   triggerLabel: string;
@@ -168,7 +176,8 @@ function ConfirmPanel({
   confirmLabel: string;
   danger?: boolean;
   busy: boolean;
-  onConfirm: () => Promise<boolean>;
+  onConfirm: () => Promise<unknown>;
+  onCloseAutoFocus: (event: Event) => void;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -186,7 +195,8 @@ function ConfirmPanel({
       confirmLabel={confirmLabel}
       confirmVariant={danger ? "danger" : "primary"}
       busy={busy}
-      onConfirm={() => void onConfirm().then((done) => setOpen(!done))}
+      onConfirm={() => void onConfirm().then((answer) => answer !== false && setOpen(false))}
+      onCloseAutoFocus={onCloseAutoFocus}
     />
   );
 }
