@@ -262,9 +262,10 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`/dashboard/blogs/${blogId}`);
         // Chromium prompts on closing only a page the user has interacted with, by heuristics of
         // its own: a click is the surest interaction (after fill alone, no prompt came once on CI).
-        const description = page.getByLabel("Description", { exact: true });
-        await description.click();
-        await description.fill("Never saved");
+        // The title, in view at every width (the description is in the phone's Settings sheet).
+        const title = page.getByLabel("Title", { exact: true });
+        await title.click();
+        await title.fill("Never saved");
         const asked = page.waitForEvent("dialog");
         await page.close({ runBeforeUnload: true });
         const dialog = await asked;

@@ -77,7 +77,8 @@ export function useBlogSaver({
         : (await api.blogs.editor.create.mutate(fields, { context: { onEntityTag } })).data.blog;
       adopt(stored, answeredTag);
       if (!current) {
-        window.history.replaceState(window.history.state, "", `/dashboard/blogs/${stored.id}`);
+        // No state of our own: Next's router then takes the new address as its current one, page kept.
+        window.history.replaceState(null, "", `/dashboard/blogs/${stored.id}`);
         onCreated(stored);
       }
       setSavedAt(new Date());
