@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { collectProblems, expectAccessible, signUp, VIEWPORTS } from "./support";
+import { collectProblems, expectAccessible, signUp, VIEWPORTS, waitForSave, writeDraft } from "./support";
 import { expectMarkdown } from "./markdown-editor";
 
 /**
@@ -9,10 +9,11 @@ import { expectMarkdown } from "./markdown-editor";
  * with the panel, the dialog and the preview open.
  */
 
+/** Writes `content` in an editing session of its own (a page load): autosaved, one revision. */
 async function saveContent(page: Page, content: string): Promise<void> {
+  await page.reload();
   await page.getByLabel("Content (Markdown)").fill(content);
-  await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText("Saved.")).toBeVisible();
+  await waitForSave(page);
 }
 
 for (const viewport of VIEWPORTS) {
@@ -25,11 +26,7 @@ for (const viewport of VIEWPORTS) {
     const run = `${viewport.name}-${Date.now().toString(36)}`;
     await signUp(page, { name: "Historian", handle: `hist-${run}`, email: `hist-${run}@example.test` });
 
-    await page.goto("/dashboard/blogs/new");
-    await page.getByLabel("Title", { exact: true }).fill("A draft with a past");
-    await page.getByLabel("Content (Markdown)").fill("The first version of the text.");
-    await page.getByRole("button", { name: "Create blog" }).click();
-    await expect(page).toHaveURL(/\?created=1$/);
+    await writeDraft(page, "A draft with a past", "The first version of the text.");
     await saveContent(page, "The second version of the text.");
     await saveContent(page, "The third and current text.");
 

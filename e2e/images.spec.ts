@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { MAX_IMAGE_BYTES } from "~/shared/images";
-import { collectProblems, expectAccessible, pngBytes, signUp, uploadImage, VIEWPORTS } from "./support";
+import { collectProblems, expectAccessible, openSettings, pngBytes, publishNow, signUp, uploadImage, VIEWPORTS } from "./support";
 import { caretOf, dispatchImage, expectMarkdown, markdownOf, setCaret, showEditor, showPreview } from "./markdown-editor";
 
 /**
@@ -109,28 +109,32 @@ for (const viewport of VIEWPORTS) {
       await showEditor(page);
     });
 
+    const wide = viewport.width >= 1024;
     await test.step("a cover chosen from the account's images", async () => {
-      await page.getByRole("button", { name: "Choose cover" }).click();
+      const settings = await openSettings(page);
+      await settings.getByRole("button", { name: "Choose cover" }).click();
       const dialog = page.getByRole("dialog", { name: "Choose a cover image" });
       await expect(dialog.getByRole("list", { name: "Your images" }).getByRole("listitem")).toHaveCount(2);
       await expectAccessible(page, "cover picker");
       await shot("03-cover-picker");
       await dialog.getByRole("button", { name: /^Choose 1200×800 PNG/ }).click();
       await expect(dialog).toHaveCount(0);
-      await expect(page.getByTestId("cover-image")).toContainText("1200×800 PNG");
-      await expect(page.getByRole("button", { name: "Change cover" })).toBeFocused();
+      await expect(settings.getByTestId("cover-image")).toContainText("1200×800 PNG");
+      await expect(settings.getByRole("button", { name: "Change cover" })).toBeFocused();
       await noOverflow();
+      if (!wide) await settings.getByRole("button", { name: "Close" }).click();
     });
 
     let publicPath = "";
     let editPath = "";
     await test.step("saved public, the blog shows both images and the cover on its public page", async () => {
-      await page.getByRole("switch", { name: "Public", exact: true }).click();
-      await page.getByRole("button", { name: "Create blog" }).click();
-      await expect(page).toHaveURL(/\?created=1$/);
-      await expect(page.getByTestId("cover-image")).toContainText("1200×800 PNG");
+      await publishNow(page);
+      await expect(page).toHaveURL(/\/dashboard\/blogs\/(?!new$)[^/?]+$/);
+      const settings = await openSettings(page);
+      await expect(settings.getByTestId("cover-image")).toContainText("1200×800 PNG");
       await expectAccessible(page, "edit page with a cover");
       await shot("04-edit-page");
+      if (!wide) await settings.getByRole("button", { name: "Close" }).click();
       editPath = new URL(page.url()).pathname;
       publicPath = (await page.getByRole("link", { name: /View public page/ }).getAttribute("href"))!;
 

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { authLimitWaitedOut, signUp } from "./support";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { authLimitWaitedOut, editorState, openSettings, signUp, waitForSave } from "./support";
 import { showPreview } from "./markdown-editor";
 
 /**
@@ -42,6 +42,13 @@ async function expectNoSidewaysScroll(page: Page) {
 const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.id ?? document.activeElement?.tagName);
 
 /** A dashboard call with the page's session, as the browser makes it. */
+/** Does `work` in the editor's settings: the side panel from 1024 px up, else the sheet, opened and closed around it. */
+async function inSettings(page: Page, work: (settings: Locator) => Promise<unknown>) {
+  const settings = await openSettings(page);
+  await work(settings);
+  if ((page.viewportSize()?.width ?? 0) < 1024) await settings.getByRole("button", { name: "Close" }).click();
+}
+
 async function trpcMutation(page: Page, procedure: string, input: unknown) {
   const response = await page.request.post(`/api/trpc/${procedure}`, { data: input, headers: { origin: new URL(page.url()).origin } });
   expect(response.status(), await response.text()).toBe(200);
@@ -151,20 +158,20 @@ for (const viewport of VIEWPORTS) {
         await shot(page, shotName("04-edit-preview"));
 
         await page.getByLabel("Title", { exact: true }).fill("Renamed in the form");
-        await page.getByRole("button", { name: "Save changes" }).click();
-        await expect(page.getByText("Saved.")).toBeVisible();
+        await page.getByRole("button", { name: "Update" }).click();
+        await waitForSave(page);
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Edit “Renamed in the form”");
         await expect(page).toHaveTitle("Edit “Renamed in the form” · Blog Manager");
       });
 
       await test.step("an invalid submit takes the focus to the first invalid field", async () => {
         await page.getByLabel("Title", { exact: true }).fill("");
-        await page.getByLabel("Slug", { exact: true }).fill("Not A Slug");
-        await page.getByRole("button", { name: "Save changes" }).click();
+        await inSettings(page, (settings) => settings.getByLabel("Slug", { exact: true }).fill("Not A Slug"));
+        await page.getByRole("button", { name: "Update" }).click();
         await expect(page.getByText("Title is required")).toBeVisible();
-        await expect(page.getByText("Slug must contain only lowercase letters", { exact: false })).toBeVisible();
         await expect(page.getByLabel("Title", { exact: true })).toBeFocused();
         await shot(page, shotName("05-invalid-submit"));
+        await inSettings(page, (settings) => expect(settings.getByText("Slug must contain only lowercase letters", { exact: false })).toBeVisible());
       });
 
       await test.step("leaving with unsaved changes asks first", async () => {
@@ -176,7 +183,7 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("link", { name: "Back to blogs" }).click();
         await expect.poll(() => questions).toEqual(["Leave this page? Your unsaved changes will be lost."]);
         await expect(page).toHaveURL(new RegExp(`/dashboard/blogs/${blogId}$`));
-        await expect(page.getByLabel("Slug", { exact: true })).toHaveValue("Not A Slug");
+        await inSettings(page, (settings) => expect(settings.getByLabel("Slug", { exact: true })).toHaveValue("Not A Slug"));
 
         page.once("dialog", (dialog) => void dialog.accept());
         await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Blogs" }).click();
@@ -190,30 +197,32 @@ for (const viewport of VIEWPORTS) {
           expect(response.status()).toBe(200);
         };
         await page.goto(`/dashboard/blogs/${blogId}`);
-        const description = page.getByLabel("Description", { exact: true });
-        await expect(description).toHaveValue("");
+        const description = (settings: Locator) => settings.getByLabel("Description", { exact: true });
+        await inSettings(page, (settings) => expect(description(settings)).toHaveValue(""));
         await changeOverApi("Theirs, first");
-        await description.fill("Mine, first");
-        await page.getByRole("button", { name: "Save changes" }).click();
+        await inSettings(page, (settings) => description(settings).fill("Mine, first"));
+        await page.getByRole("button", { name: "Update" }).click();
         const conflict = page.getByRole("dialog", { name: "This blog was changed elsewhere" });
         await expect(conflict).toBeVisible();
         await shot(page, shotName("06-conflict"));
         await conflict.getByRole("button", { name: "Reload" }).click();
         await expect(conflict).toHaveCount(0);
-        await expect(description).toHaveValue("Theirs, first");
+        // The form starts afresh from the stored blog: nothing unsaved left.
+        await expect(editorState(page)).not.toContainText("Unsaved changes");
+        await inSettings(page, (settings) => expect(description(settings)).toHaveValue("Theirs, first"));
 
         await changeOverApi("Theirs, second");
-        await description.fill("Mine, second");
-        await page.getByRole("button", { name: "Save changes" }).click();
+        await inSettings(page, (settings) => description(settings).fill("Mine, second"));
+        await page.getByRole("button", { name: "Update" }).click();
         await conflict.getByRole("button", { name: "Overwrite" }).click();
-        await expect(page.getByText("Saved.")).toBeVisible();
+        await waitForSave(page);
         const stored = await page.request.get(`/api/v1/blogs/${blogId}`, { headers: { "x-api-key": key } });
         expect((await stored.json()).data.blog.description).toBe("Mine, second");
 
         // Saved again on top of its own save: no conflict.
-        await description.fill("Mine, third");
-        await page.getByRole("button", { name: "Save changes" }).click();
-        await expect(page.getByText("Saved.")).toBeVisible();
+        await inSettings(page, (settings) => description(settings).fill("Mine, third"));
+        await page.getByRole("button", { name: "Update" }).click();
+        await waitForSave(page);
         await expect(conflict).toHaveCount(0);
       });
 
@@ -254,9 +263,10 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`/dashboard/blogs/${blogId}`);
         // Chromium prompts on closing only a page the user has interacted with, by heuristics of
         // its own: a click is the surest interaction (after fill alone, no prompt came once on CI).
-        const description = page.getByLabel("Description", { exact: true });
-        await description.click();
-        await description.fill("Never saved");
+        // The title, in view at every width (the description is in the phone's Settings sheet).
+        const title = page.getByLabel("Title", { exact: true });
+        await title.click();
+        await title.fill("Never saved");
         const asked = page.waitForEvent("dialog");
         await page.close({ runBeforeUnload: true });
         const dialog = await asked;

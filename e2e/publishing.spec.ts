@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { collectProblems, expectAccessible, signUp, VIEWPORTS } from "./support";
+import { collectProblems, editorState, expectAccessible, localInMinutes, openSettings, signUp, VIEWPORTS, waitForSave, writeDraft } from "./support";
 import { expectMarkdown } from "./markdown-editor";
 
 /**
@@ -9,23 +9,17 @@ import { expectMarkdown } from "./markdown-editor";
  * closed; axe-core clean on the pages involved.
  */
 
-/** The local "YYYY-MM-DDTHH:mm" of a moment `minutes` from now, as a datetime-local input takes it. */
-function localInMinutes(minutes: number): string {
-  const at = new Date(Date.now() + minutes * 60_000);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
-
 async function createBlog(page: Page, title: string, tags: string[] = []): Promise<string> {
-  await page.goto("/dashboard/blogs/new");
-  await page.getByLabel("Title", { exact: true }).fill(title);
+  const path = await writeDraft(page, title);
+  if (tags.length === 0) return path;
+  const settings = await openSettings(page);
   for (const tag of tags) {
-    await page.getByLabel("Tags", { exact: true }).fill(tag);
-    await page.getByLabel("Tags", { exact: true }).press("Enter");
+    await settings.getByLabel("Tags", { exact: true }).fill(tag);
+    await settings.getByLabel("Tags", { exact: true }).press("Enter");
   }
-  await page.getByRole("button", { name: "Create blog" }).click();
-  await expect(page).toHaveURL(/\/dashboard\/blogs\/[^/?]+\?created=1$/);
-  return new URL(page.url()).pathname;
+  if ((page.viewportSize()?.width ?? 0) < 1024) await settings.getByRole("button", { name: "Close" }).click();
+  await waitForSave(page);
+  return path;
 }
 
 for (const viewport of VIEWPORTS) {
@@ -39,19 +33,23 @@ for (const viewport of VIEWPORTS) {
 
     // Tags: typed and added with Enter; the second blog is offered the first one's tags.
     await createBlog(page, "Tagged first", ["Next.js", "Databases"]);
-    await page.goto("/dashboard/blogs/new");
-    await page.getByLabel("Title", { exact: true }).fill("Scheduled later");
-    await expect(page.locator("datalist option[value='Next.js']")).toHaveCount(1);
-    await page.getByLabel("Tags", { exact: true }).fill("next-js");
-    await page.getByLabel("Tags", { exact: true }).press("Enter");
-    await expect(page.getByRole("list", { name: "Tags of this blog" })).toContainText("next-js");
+    await writeDraft(page, "Scheduled later");
+    const settings = await openSettings(page);
+    await expect(settings.locator("datalist option[value='Next.js']")).toHaveCount(1);
+    await settings.getByLabel("Tags", { exact: true }).fill("next-js");
+    await settings.getByLabel("Tags", { exact: true }).press("Enter");
+    await expect(settings.getByRole("list", { name: "Tags of this blog" })).toContainText("next-js");
+    await expectAccessible(page, "new blog's settings");
+    if (viewport.width < 1024) await settings.getByRole("button", { name: "Close" }).click();
+    await waitForSave(page);
 
     // Schedule: a local time an hour ahead, stored as UTC, shown in the list as Scheduled.
-    await page.getByLabel("Schedule", { exact: true }).fill(localInMinutes(60));
-    await expectAccessible(page, "new blog form");
-    await page.getByRole("button", { name: "Create blog" }).click();
-    await expect(page).toHaveURL(/\?created=1$/);
-    await expect(page.getByText(/Scheduled for/)).toBeVisible();
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    const panel = page.getByRole("dialog", { name: "Publish this post" });
+    await panel.getByLabel("Schedule…").check();
+    await panel.getByLabel("Publish on").fill(localInMinutes(60));
+    await panel.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect(editorState(page)).toContainText("Scheduled for");
     await expectAccessible(page, "edit form");
 
     await page.goto("/dashboard");
@@ -73,13 +71,17 @@ for (const viewport of VIEWPORTS) {
     await page.reload();
     await expect(page.getByLabel("Sort")).toHaveValue("title");
 
-    // Cancel the schedule from the list: a draft again.
+    // Cancel the schedule from the list: a draft again (Undo offered, not taken).
     await scheduledRow.getByRole("button", { name: "Cancel schedule: Scheduled later" }).click();
     await expect(scheduledRow.getByText("Draft", { exact: true })).toBeVisible();
     await expect(scheduledRow.getByRole("button", { name: /Cancel schedule/ })).toHaveCount(0);
 
-    // Unsaved changes survive a closed page, are offered back, and are gone once saved.
+    // Unsaved changes of a published blog (which autosave leaves alone) survive a closed page, are
+    // offered back, and are gone once saved.
     const editPath = await createBlog(page, "Kept work");
+    await page.getByRole("button", { name: "Publish", exact: true }).click();
+    await page.getByRole("dialog", { name: "Publish this post" }).getByRole("button", { name: "Publish now" }).click();
+    await expect(editorState(page)).toContainText("Published");
     await page.getByLabel("Content (Markdown)").fill("Typed but never saved");
     await page.waitForTimeout(800);
     await page.close({ runBeforeUnload: false });
@@ -90,8 +92,8 @@ for (const viewport of VIEWPORTS) {
     await expectAccessible(again, "unsaved changes offer");
     await again.getByRole("button", { name: "Restore unsaved changes" }).click();
     await expectMarkdown(again.getByLabel("Content (Markdown)"), "Typed but never saved");
-    await again.getByRole("button", { name: "Save changes" }).click();
-    await expect(again.getByText("Saved.")).toBeVisible();
+    await again.getByRole("button", { name: "Update" }).click();
+    await waitForSave(again);
     await again.waitForTimeout(800);
     await again.reload();
     await expectMarkdown(again.getByLabel("Content (Markdown)"), "Typed but never saved");

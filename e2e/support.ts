@@ -134,3 +134,46 @@ export async function uploadImage(page: Page, bytes: Buffer, name = "image.png")
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).result.data.data.image;
 }
+
+/** The editor's bar: the blog's status and its save state (src/components/dashboard/blog-form.tsx). */
+export const editorState = (page: Page) => page.getByTestId("blog-state");
+
+/**
+ * A new blog written in the editor: its title (and content) typed, then saved as a draft by
+ * autosave, which gives the page the blog's own address; answers that path.
+ */
+export async function writeDraft(page: Page, title: string, content?: string): Promise<string> {
+  await page.goto("/dashboard/blogs/new");
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  if (content !== undefined) await page.getByLabel("Content (Markdown)").fill(content);
+  await expect(page).toHaveURL(/\/dashboard\/blogs\/(?!new$)[^/?]+$/);
+  await waitForSave(page);
+  return new URL(page.url()).pathname;
+}
+
+/** Waits until the editor has saved what it holds (autosave, or the action just clicked). */
+export async function waitForSave(page: Page): Promise<void> {
+  await expect(editorState(page)).toContainText(/Saved /);
+}
+
+/** Publishes the blog open in the editor now, through the Publish panel's confirmation. */
+export async function publishNow(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await page.getByRole("dialog", { name: "Publish this post" }).getByRole("button", { name: "Publish now" }).click();
+  await expect(editorState(page)).toContainText("Published");
+}
+
+/** The local "YYYY-MM-DDTHH:mm" of a moment `minutes` from now, as a datetime-local input takes it. */
+export function localInMinutes(minutes: number): string {
+  const at = new Date(Date.now() + minutes * 60_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** Opens the editor's settings: the side panel is open from 1024 px up; below, the Settings sheet. Answers where they are. */
+export async function openSettings(page: Page) {
+  const wide = (page.viewportSize()?.width ?? 0) >= 1024;
+  if (wide) return page.getByRole("complementary", { name: "Settings" });
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  return page.getByRole("dialog", { name: "Settings" });
+}

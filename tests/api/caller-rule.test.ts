@@ -40,6 +40,8 @@ describe("every procedure", () => {
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
     expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "blogs.editor.create",
+      "blogs.editor.update",
       "blogs.previews.create",
       "blogs.previews.list",
       "blogs.previews.revoke",

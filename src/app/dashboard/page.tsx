@@ -5,15 +5,17 @@ import { BlogsTable } from "~/components/dashboard/blogs-table";
 import { ExpiringKeysNotice } from "~/components/dashboard/expiring-keys-notice";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { buttonClasses } from "~/components/ui/button";
+import { requireSessionUser } from "~/app/session";
 
 export const metadata: Metadata = { title: "Blogs" };
 
-export default function BlogsPage() {
+export default async function BlogsPage() {
+  const user = await requireSessionUser();
   return (
     <>
       <PageHeader
         title="Blogs"
-        description="Public blogs are readable by anyone at their address; only blogs with API access are visible to your API keys. Switches apply at once."
+        description="Public blogs are readable by anyone at their address; only blogs with API access are visible to your API keys. Publishing and unpublishing ask first, and can be undone for a few seconds after."
         actions={
           <Link href="/dashboard/blogs/new" className={buttonClasses("primary")}>
             New blog
@@ -23,7 +25,7 @@ export default function BlogsPage() {
       <ExpiringKeysNotice />
       {/* The list reads its filter and sort from the address. */}
       <Suspense>
-        <BlogsTable />
+        <BlogsTable handle={user.handle} />
       </Suspense>
     </>
   );

@@ -17,10 +17,10 @@ const FIELD_LABELS: Record<TextField, string> = {
 /** The API's rule of each text field, with its message (src/shared/blog-fields.ts). */
 const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Record<TextField, unknown>;
 /**
- * publishAt as the date-time picker holds it: local time, "YYYY-MM-DDTHH:mm", or "" for none;
- * coverImage an image id, or null for none.
+ * What the owner edits; coverImage an image id, or null for none. The status (public, scheduled)
+ * is not among them: it changes by an action of its own (publish-control.tsx), saved at once.
  */
-export type Values = Record<TextField, string> & { isPublic: boolean; allowApiAccess: boolean; tags: string[]; publishAt: string; coverImage: string | null };
+export type Values = Record<TextField, string> & { allowApiAccess: boolean; tags: string[]; coverImage: string | null };
 /** Fields the server may name in a refusal, besides the text fields. */
 const OTHER_FIELDS = ["tags", "publishAt", "coverImage"] as const;
 export type Errors = Partial<Record<TextField | (typeof OTHER_FIELDS)[number] | "form", string>>;
@@ -32,25 +32,28 @@ export const EMPTY: Values = {
   content: "",
   seoTitle: "",
   seoDescription: "",
-  isPublic: false,
   allowApiAccess: true,
   tags: [],
-  publishAt: "",
   coverImage: null,
 };
 
-/** A moment as the date-time picker shows it, in the owner's time zone. */
-function toLocalInput(iso: string | null): string {
+/** A moment as the date-time picker holds it, "YYYY-MM-DDTHH:mm" in the owner's time zone; "" for none. */
+export function toLocalInput(iso: string | null): string {
   if (!iso) return "";
   const at = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
+/** The date-time picker's value as a moment (ISO), or null for none. */
+export function fromLocalInput(local: string): string | null {
+  return local ? new Date(local).toISOString() : null;
+}
+
 /** The form's values of a stored blog. */
 export function valuesOf(blog: BlogView): Values {
-  const { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage } = blog;
-  return { title, blogSlug, description, content, seoTitle, seoDescription, isPublic, allowApiAccess, tags, coverImage, publishAt: toLocalInput(blog.publishAt) };
+  const { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage } = blog;
+  return { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage };
 }
 
 /** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */
@@ -82,9 +85,28 @@ export function serverErrors(error: unknown): Errors {
   return field ? { [field]: inFormWords(field, errors[field]!) } : errors;
 }
 
+const FIELDS = Object.keys(EMPTY) as (keyof Values)[];
+
+/** Whether two values of a field differ as stored: text is stored without surrounding whitespace. */
+const fieldDiffers = (a: Values[keyof Values], b: Values[keyof Values]) =>
+  typeof a === "string" && typeof b === "string" ? a.trim() !== b.trim() : JSON.stringify(a) !== JSON.stringify(b);
+
 /** Whether the form holds changes not saved yet. */
 export function differs(values: Values, saved: Values): boolean {
-  return (Object.keys(EMPTY) as (keyof Values)[]).some((field) => JSON.stringify(values[field]) !== JSON.stringify(saved[field]));
+  return FIELDS.some((field) => fieldDiffers(values[field], saved[field]));
+}
+
+/**
+ * The form's values once `sent` is stored as `stored`: a field the owner has not touched since
+ * takes what the server made of it (a slug derived from the title); one they have changed meanwhile
+ * keeps their text, and so does text the server only trimmed (the caret stays after a trailing space).
+ */
+export function afterSave(current: Values, sent: Values, stored: Values): Values {
+  const next: Record<string, unknown> = { ...current };
+  for (const field of FIELDS) {
+    if (current[field] === sent[field] && fieldDiffers(stored[field], sent[field])) next[field] = stored[field];
+  }
+  return next as Values;
 }
 
 /** A text's length against its maximum, as a field's hint shows it. */

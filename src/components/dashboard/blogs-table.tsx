@@ -5,6 +5,8 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { buttonClasses, Button } from "~/components/ui/button";
 import { EmptyState, Loading, Skeleton } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -12,6 +14,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { Switch } from "~/components/ui/switch";
 import { Table, TBody, Th, THead, Tr } from "~/components/ui/table";
 import { LocalTime } from "~/components/ui/local-time";
+import type { BlogView } from "~/server/blogs/blog-view";
 import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, type BlogSortName } from "~/shared/blog-sort";
 import { BLOG_STATUSES, type BlogStatus } from "~/shared/blog-status";
 import { api, errorMessage } from "~/trpc/react";
@@ -21,6 +24,27 @@ import { LoadError } from "./load-error";
 const PAGE_SIZE = 10;
 
 type Flag = "isPublic" | "allowApiAccess";
+type Change = { id: string; isPublic?: boolean; allowApiAccess?: boolean; publishAt?: string | null };
+
+/** A publishing change waiting for the owner's confirmation, in the words the panel shows. */
+interface PendingConfirmation {
+  blog: BlogView;
+  change: Change;
+  title: string;
+  sentence: string;
+  confirmLabel: string;
+}
+
+/** The change that puts a blog's status back as it was (a schedule included). */
+const restoring = (blog: BlogView): Change =>
+  blog.isPublic ? { id: blog.id, isPublic: true } : { id: blog.id, isPublic: false, publishAt: blog.publishAt };
+
+/** What the toast says once `change` is made to `blog`. */
+function doneText(blog: BlogView, change: Change): string {
+  if (change.isPublic === true) return `“${blog.title}” is published.`;
+  if (change.isPublic === false && !blog.publishAt) return `“${blog.title}” is unpublished.`;
+  return `The schedule of “${blog.title}” is cancelled.`;
+}
 
 const STATUS_LABELS: Record<BlogStatus, string> = { draft: "Draft", scheduled: "Scheduled", published: "Published" };
 const STATUS_TONES = { draft: "neutral", scheduled: "amber", published: "green" } as const;
@@ -59,12 +83,19 @@ function useListView() {
   return { ...view, change };
 }
 
-export function BlogsTable() {
+/**
+ * The owner's blogs: search, status filter, sort, and quick switches. Publishing and unpublishing
+ * from here ask first in a small panel; after it, and after a schedule is cancelled, a toast offers
+ * Undo for a few seconds, which puts the status back as it was.
+ */
+export function BlogsTable({ handle }: { handle: string }) {
   const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState("");
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const [toggleError, setToggleError] = useState("");
+  const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
+  const [toast, setToast] = useState<ToastMessage | null>(null);
   const view = useListView();
 
   // Search as the owner types, once they pause.
@@ -84,12 +115,43 @@ export function BlogsTable() {
   });
 
   const toggle = useMutation({
-    mutationFn: ({ id, ...changes }: { id: string } & Partial<Record<Flag, boolean>> & { publishAt?: null }) =>
-      api.blogs.update.mutate({ blogId: id, ...changes }),
+    mutationFn: ({ id, ...changes }: Change) => api.blogs.update.mutate({ blogId: id, ...changes }),
     onMutate: () => setToggleError(""),
     onError: (error) => setToggleError(errorMessage(error)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() }),
   });
+
+  /** Makes a publishing change, then offers to undo it. */
+  const changeStatus = (blog: BlogView, change: Change) =>
+    toggle.mutate(change, {
+      onSuccess: () => {
+        setConfirming(null);
+        setToast({ id: Date.now(), text: doneText(blog, change), onUndo: () => toggle.mutate(restoring(blog)) });
+      },
+      onError: () => setConfirming(null),
+    });
+
+  /** The Public switch: asks first, saying what will happen. */
+  const confirmPublic = (blog: BlogView, isPublic: boolean) => {
+    const path = `/${handle}/${blog.blogSlug}`;
+    setConfirming(
+      isPublic
+        ? {
+            blog,
+            change: { id: blog.id, isPublic: true },
+            title: `Publish “${blog.title}”?`,
+            sentence: `It will be public at ${path} now${blog.publishAt ? ", instead of at its scheduled time" : ""}.`,
+            confirmLabel: "Publish now",
+          }
+        : {
+            blog,
+            change: { id: blog.id, isPublic: false },
+            title: `Unpublish “${blog.title}”?`,
+            sentence: `The public page ${path} will answer 404 and the post leaves your feeds; it goes back to being a draft.`,
+            confirmLabel: "Unpublish",
+          },
+    );
+  };
 
   const pending = toggle.isPending ? toggle.variables : undefined;
   const flagValue = (blog: { id: string } & Record<Flag, boolean>, flag: Flag) =>
@@ -224,7 +286,7 @@ export function BlogsTable() {
                           variant="secondary"
                           size="sm"
                           loading={pending?.id === blog.id && pending.publishAt === null}
-                          onClick={() => toggle.mutate({ id: blog.id, publishAt: null })}
+                          onClick={() => changeStatus(blog, { id: blog.id, publishAt: null })}
                           aria-label={`Cancel schedule: ${blog.title}`}
                         >
                           Cancel schedule
@@ -250,7 +312,7 @@ export function BlogsTable() {
                         label={`${name}: ${blog.title}`}
                         checked={flagValue(blog, flag)}
                         busy={pending?.id === blog.id}
-                        onCheckedChange={(checked) => toggle.mutate({ id: blog.id, [flag]: checked })}
+                        onCheckedChange={(checked) => (flag === "isPublic" ? confirmPublic(blog, checked) : toggle.mutate({ id: blog.id, [flag]: checked }))}
                       />
                       <span aria-hidden className="text-sm text-slate-700 md:hidden">
                         {name}
@@ -277,6 +339,17 @@ export function BlogsTable() {
       )}
 
       {data && <Pagination pagination={data.pagination} onStep={(step) => setPage((p) => p + step)} />}
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => !open && setConfirming(null)}
+        title={confirming?.title ?? ""}
+        description={<p>{confirming?.sentence}</p>}
+        confirmLabel={confirming?.confirmLabel ?? ""}
+        confirmVariant={confirming?.change.isPublic ? "primary" : "danger"}
+        busy={toggle.isPending}
+        onConfirm={() => confirming && changeStatus(confirming.blog, confirming.change)}
+      />
+      <Toast message={toast} onDismiss={() => setToast(null)} />
     </div>
   );
 }

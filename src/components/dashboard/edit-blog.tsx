@@ -10,10 +10,7 @@ import { api, errorMessage } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { TRPCClientError } from "@trpc/client";
 import { BlogForm } from "./blog-form";
-import { BlogHistory } from "./blog-history";
-import { SharePreview } from "./share-preview";
 import { LoadError } from "./load-error";
-import { PageHeader } from "./page-header";
 
 interface LoadedBlog {
   blog: BlogView;
@@ -21,7 +18,8 @@ interface LoadedBlog {
   entityTag: string | null;
 }
 
-export function EditBlog({ id, handle, created }: { id: string; handle: string; created: boolean }) {
+/** The editor of a stored blog: loads it with its ETag, and again after a conflict when the owner chooses to. */
+export function EditBlog({ id, handle }: { id: string; handle: string }) {
   const queryClient = useQueryClient();
   const queryKey = trpc.blogs.get.queryKey({ blogId: id });
   // Bumped on "Reload" after a conflict: the form starts afresh from the blog as stored.
@@ -64,36 +62,17 @@ export function EditBlog({ id, handle, created }: { id: string; handle: string; 
     );
   }
   const { blog, entityTag } = loaded.data;
-  const reload = async () => {
-    await loaded.refetch();
-    setFormVersion((n) => n + 1);
-  };
   return (
-    <>
-      <PageHeader title={`Edit “${blog.title}”`} description={created ? "Blog created." : undefined} />
-      <BlogForm
-        key={`${blog.id}:${formVersion}`}
-        blog={blog}
-        entityTag={entityTag}
-        handle={handle}
-        onSaved={(saved, tag) => {
-          queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag });
-          void queryClient.invalidateQueries({ queryKey: trpc.blogs.revisions.list.queryKey({ blogId: id }) });
-        }}
-        onReload={reload}
-      />
-      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <BlogHistory
-          blog={blog}
-          entityTag={entityTag}
-          onRestored={(restored, tag) => {
-            queryClient.setQueryData<LoadedBlog>(queryKey, { blog: restored, entityTag: tag });
-            setFormVersion((n) => n + 1);
-          }}
-          onConflict={() => void reload()}
-        />
-        <SharePreview blogId={blog.id} />
-      </div>
-    </>
+    <BlogForm
+      key={`${blog.id}:${formVersion}`}
+      blog={blog}
+      entityTag={entityTag}
+      handle={handle}
+      onSaved={(saved, tag) => queryClient.setQueryData<LoadedBlog>(queryKey, { blog: saved, entityTag: tag })}
+      onReload={async () => {
+        await loaded.refetch();
+        setFormVersion((n) => n + 1);
+      }}
+    />
   );
 }

@@ -30,7 +30,8 @@ export function ConfirmDialog({
   confirmVariant = "danger",
   onCloseAutoFocus,
 }: {
-  trigger: ReactNode;
+  /** The button that opens it; without one, `open` alone does, and focus returns where it was. */
+  trigger?: ReactNode;
   title: string;
   description: ReactNode;
   confirmLabel: string;
@@ -45,15 +46,17 @@ export function ConfirmDialog({
   // Focus goes back to the trigger, unless the confirmed action removed it (a deactivated key's
   // row loses its button): then to the page's heading, not the page's body.
   const returnFocus = (event: Event) => {
-    if (triggerRef.current?.isConnected) return;
+    if (!trigger || triggerRef.current?.isConnected) return;
     event.preventDefault();
     document.querySelector<HTMLElement>("main h1")?.focus();
   };
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
-      <DialogPrimitive.Trigger asChild ref={triggerRef}>
-        {trigger}
-      </DialogPrimitive.Trigger>
+      {trigger && (
+        <DialogPrimitive.Trigger asChild ref={triggerRef}>
+          {trigger}
+        </DialogPrimitive.Trigger>
+      )}
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
         <DialogPrimitive.Content className={DIALOG_CONTENT} onCloseAutoFocus={onCloseAutoFocus ?? returnFocus}>

@@ -117,5 +117,8 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   return result;
 });
 
+/** A procedure's context: its caller known (shared by procedures that differ only in how they are reached). */
+export type ProcedureContext = Context & { caller: Caller<SessionUser> };
+
 /** The builder of the owner's own operations (keys, usage, webhooks, preview links): refused to every key, served only on /api/trpc. */
 export const ownerProcedure = procedure.meta({ ownerOnly: true });

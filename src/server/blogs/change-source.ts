@@ -5,9 +5,11 @@ import { inTransaction, type Db } from "~/server/db";
 
 /**
  * What makes a change to a blog, as its revisions record it (docs/api.md, revisions). A write the
- * app does not name (direct SQL) is recorded as "database".
+ * app does not name (direct SQL) is recorded as "database". The dashboard's editor names its
+ * `editSession`: a change within 10 minutes of the blog's newest revision, when that one is the same
+ * session's, updates it instead of adding one, so writing with autosave leaves one revision a session.
  */
-export type ChangeSource = { by: "owner" } | { by: "api_key"; name: string } | { by: "cli" } | { by: "restore" };
+export type ChangeSource = { by: "owner"; editSession?: string } | { by: "api_key"; name: string } | { by: "cli" } | { by: "restore" };
 
 export function changeSourceOf(caller: Caller): ChangeSource {
   return caller.kind === "owner" ? { by: "owner" } : { by: "api_key", name: caller.key.name };

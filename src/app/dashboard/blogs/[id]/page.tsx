@@ -4,15 +4,8 @@ import { requireSessionUser } from "~/app/session";
 
 export const metadata: Metadata = { title: "Edit blog" };
 
-export default async function EditBlogPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<{ created?: string }>;
-}) {
+export default async function EditBlogPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { created } = await searchParams;
   const user = await requireSessionUser();
-  return <EditBlog id={id} handle={user.handle} created={created === "1"} />;
+  return <EditBlog id={id} handle={user.handle} />;
 }

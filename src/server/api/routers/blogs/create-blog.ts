@@ -1,14 +1,15 @@
 import "server-only";
+import type { z } from "zod";
 import { createBlog } from "~/server/blogs/create-blog";
-import { changeSourceOf } from "~/server/blogs/change-source";
+import { changeSourceOf, type ChangeSource } from "~/server/blogs/change-source";
 import { withinBlogQuota } from "~/server/quotas/blog-quota";
 import { QUOTAS } from "~/server/quotas/quotas";
 import { runIdempotently } from "../../idempotency";
 import { callerAccount } from "~/server/accounts/caller";
-import { procedure } from "../../trpc";
+import { ownerProcedure, procedure, type ProcedureContext } from "../../trpc";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
-import { blogOutput, createBlogInput } from "./schemas";
+import { blogOutput, createBlogInput, editSessionInput } from "./schemas";
 
 const quotas = Object.entries(QUOTAS.blogsPerAccount).map(([plan, quota]) => `${plan} ${quota.toLocaleString("en-US")}`);
 
@@ -41,16 +42,26 @@ export const createBlogProcedure = procedure
   })
   .input(createBlogInput)
   .output(blogOutput)
-  .mutation(({ ctx, input }) => {
-    const account = callerAccount(ctx.caller);
-    return runIdempotently(ctx, account.id, input, 201, (db) => {
-      const scope = blogScope(ctx.caller);
-      const { changes, readOnly } = splitBlogInput(scope, input);
-      assertReadOnlyFieldsUnchanged(readOnly, null);
-      const { allowApiAccess, ...fields } = changes;
-      return withinBlogQuota(db, account, async (tx) => {
-        const blog = await createBlog(tx, scope, fields, { allowApiAccess, source: changeSourceOf(ctx.caller) });
-        return { success: true as const, data: { blog } };
-      });
+  .mutation(({ ctx, input }) => createAs(ctx, input, changeSourceOf(ctx.caller)));
+
+/** The create both doors and the dashboard's editor share, recorded as made by `source`. */
+function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>, source: ChangeSource) {
+  const account = callerAccount(ctx.caller);
+  return runIdempotently(ctx, account.id, input, 201, (db) => {
+    const scope = blogScope(ctx.caller);
+    const { changes, readOnly } = splitBlogInput(scope, input);
+    assertReadOnlyFieldsUnchanged(readOnly, null);
+    const { allowApiAccess, ...fields } = changes;
+    return withinBlogQuota(db, account, async (tx) => {
+      const blog = await createBlog(tx, scope, fields, { allowApiAccess, source });
+      return { success: true as const, data: { blog } };
     });
   });
+}
+
+/** The dashboard's editor creates its draft through this one (no OpenAPI operation), naming its editing session. */
+export const editorCreateBlogProcedure = ownerProcedure
+  .meta({ changesPublicPages: true })
+  .input(createBlogInput.extend(editSessionInput))
+  .output(blogOutput)
+  .mutation(({ ctx, input: { editSession, ...input } }) => createAs(ctx, input, { by: "owner", editSession }));

@@ -1,13 +1,13 @@
 import "server-only";
 import { createTRPCRouter } from "../../trpc";
-import { createBlogProcedure } from "./create-blog";
+import { createBlogProcedure, editorCreateBlogProcedure } from "./create-blog";
 import { deleteBlogProcedure } from "./delete-blog";
 import { getBlogProcedure } from "./get-blog";
 import { getBlogBySlugProcedure } from "./get-blog-by-slug";
 import { listBlogsProcedure } from "./list-blogs";
 import { previewsRouter } from "./previews";
 import { getRevisionProcedure, listRevisionsProcedure, restoreRevisionProcedure } from "./revisions";
-import { patchBlogProcedure, putBlogProcedure } from "./update-blog";
+import { editorUpdateBlogProcedure, patchBlogProcedure, putBlogProcedure } from "./update-blog";
 
 /** Blogs, for API keys (/api/v1) and their owner (/api/trpc) alike, each seeing its scope. */
 export const blogsRouter = createTRPCRouter({
@@ -19,5 +19,6 @@ export const blogsRouter = createTRPCRouter({
   patch: patchBlogProcedure,
   delete: deleteBlogProcedure,
   previews: previewsRouter,
+  editor: createTRPCRouter({ create: editorCreateBlogProcedure, update: editorUpdateBlogProcedure }),
   revisions: createTRPCRouter({ list: listRevisionsProcedure, get: getRevisionProcedure, restore: restoreRevisionProcedure }),
 });

@@ -209,6 +209,12 @@ export const updateBlogInput = z.object({
   ...readOnlyFields,
 });
 
+/**
+ * The dashboard editor's session, one per page it opens: the saves of one session within minutes of
+ * each other make one revision (src/server/blogs/change-source.ts). Not part of the REST API.
+ */
+export const editSessionInput = { editSession: z.string().min(1).max(64).optional() };
+
 export const blogOutput = successEnvelope(z.object({ blog: blogSchema }));
 
 export const deleteBlogOutput = successEnvelope(z.object({ id: z.string(), deleted: z.literal(true) }));

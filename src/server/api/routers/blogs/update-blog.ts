@@ -1,13 +1,14 @@
 import "server-only";
+import type { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
-import { changeSourceOf } from "~/server/blogs/change-source";
+import { changeSourceOf, type ChangeSource } from "~/server/blogs/change-source";
 import { ApiError } from "../../errors";
-import { procedure, type Meta } from "../../trpc";
+import { ownerProcedure, procedure, type Meta, type ProcedureContext } from "../../trpc";
 import { blogAnswer, ifMatchPrecondition } from "./blog-entity-tag";
 import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
-import { blogOutput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
+import { blogOutput, editSessionInput, updateBlogInput, WRITABLE_FIELDS } from "./schemas";
 
 /** PUT and PATCH are the same partial update: only the fields sent change. */
 function updateBlogProcedure(method: "PUT" | "PATCH") {
@@ -30,21 +31,34 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
     .meta(meta)
     .input(updateBlogInput)
     .output(blogOutput)
-    .mutation(async ({ ctx, input }) => {
-      const scope = blogScope(ctx.caller);
-      const { blogId, ...fields } = input;
-      const { changes, readOnly } = splitBlogInput(scope, fields);
-      // A changed read-only field is the more specific error, named even when nothing else is sent.
-      if (Object.values(readOnly).some((value) => value !== undefined)) {
-        assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, scope, { id: blogId }));
-      }
-      if (Object.values(changes).every((value) => value === undefined)) {
-        throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
-      }
-      const precondition = ifMatchPrecondition(ctx.headers);
-      return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, { precondition, source: changeSourceOf(ctx.caller) }));
-    });
+    .mutation(({ ctx, input }) => updateAs(ctx, input, changeSourceOf(ctx.caller)));
+}
+
+/** The update both doors and the dashboard's editor share, recorded as made by `source`. */
+async function updateAs(ctx: ProcedureContext, input: z.infer<typeof updateBlogInput>, source: ChangeSource) {
+  const scope = blogScope(ctx.caller);
+  const { blogId, ...fields } = input;
+  const { changes, readOnly } = splitBlogInput(scope, fields);
+  // A changed read-only field is the more specific error, named even when nothing else is sent.
+  if (Object.values(readOnly).some((value) => value !== undefined)) {
+    assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, scope, { id: blogId }));
+  }
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
+  }
+  const precondition = ifMatchPrecondition(ctx.headers);
+  return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, { precondition, source }));
 }
 
 export const putBlogProcedure = updateBlogProcedure("PUT");
 export const patchBlogProcedure = updateBlogProcedure("PATCH");
+
+/**
+ * The dashboard's editor saves through this one (no OpenAPI operation): the update above, with the
+ * page's editing session, so its saves fold into one revision (src/server/blogs/change-source.ts).
+ */
+export const editorUpdateBlogProcedure = ownerProcedure
+  .meta({ changesPublicPages: true })
+  .input(updateBlogInput.extend(editSessionInput))
+  .output(blogOutput)
+  .mutation(({ ctx, input: { editSession, ...input } }) => updateAs(ctx, input, { by: "owner", editSession }));

@@ -1,0 +1,202 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/dialog";
+import { Field, Input } from "~/components/ui/input";
+import { RadioGroup } from "~/components/ui/radio-group";
+import type { BlogStatus } from "~/shared/blog-status";
+import { fromLocalInput, toLocalInput } from "./blog-form-values";
+
+/** A change of the blog's status, as the update sends it. */
+export type StatusChange = { isPublic: true } | { isPublic: false; publishAt: string } | { isPublic: false; publishAt: null };
+
+type Choice = "now" | "schedule" | "draft";
+const CHOICE_LABELS: Record<Choice, string> = { now: "Publish now", schedule: "Schedule", draft: "Cancel schedule" };
+const SCHEDULED_CHOICE_LABELS: Record<Choice, string> = { now: "Publish now", schedule: "Reschedule", draft: "Cancel schedule (back to draft)" };
+
+/** "on 3 December 2026 at 09:30", in the owner's time zone. */
+function onDateAtTime(at: Date): string {
+  const date = at.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  const time = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  return `on ${date} at ${time}`;
+}
+
+/**
+ * The one control of a blog's status (docs/dashboard.md, Publishing): a draft is published now or
+ * scheduled, a scheduled one rescheduled, published now or sent back to draft, and a published one
+ * unpublished; each in a small panel that says in one sentence what will happen, confirmed there.
+ * `onChange` saves the form's pending edits with the change (a refusal is shown in the form).
+ */
+export function PublishControl({
+  status,
+  publishAt,
+  publicPath,
+  busy,
+  onChange,
+  onCloseAutoFocus,
+}: {
+  status: BlogStatus;
+  /** The stored schedule (ISO), for a scheduled blog. */
+  publishAt: string | null;
+  /** The address the blog is (or will be) public at, "/handle/slug". */
+  publicPath: string;
+  busy: boolean;
+  onChange: (change: StatusChange) => Promise<unknown>;
+  /** Where focus goes once a panel closes (the field a refused save is about), instead of its button. */
+  onCloseAutoFocus: (event: Event) => void;
+}) {
+  if (status === "published") {
+    return (
+      <ConfirmPanel
+        triggerLabel="Unpublish"
+        triggerVariant="secondary"
+        title="Unpublish this post?"
+        confirmLabel="Unpublish"
+        danger
+        busy={busy}
+        onConfirm={() => onChange({ isPublic: false, publishAt: null })}
+        onCloseAutoFocus={onCloseAutoFocus}
+      >
+        <p>
+          The public page <span className="font-mono break-all">{publicPath}</span> will answer 404 and the post leaves your feeds and
+          sitemap. It goes back to being a draft; you can publish it again.
+        </p>
+      </ConfirmPanel>
+    );
+  }
+  return <PublishPanel status={status} publishAt={publishAt} publicPath={publicPath} busy={busy} onChange={onChange} onCloseAutoFocus={onCloseAutoFocus} />;
+}
+
+function PublishPanel({
+  status,
+  publishAt,
+  publicPath,
+  busy,
+  onChange,
+  onCloseAutoFocus,
+}: {
+  status: "draft" | "scheduled";
+  publishAt: string | null;
+  publicPath: string;
+  busy: boolean;
+  onChange: (change: StatusChange) => Promise<unknown>;
+  onCloseAutoFocus: (event: Event) => void;
+}) {
+  const scheduled = status === "scheduled";
+  const [choice, setChoice] = useState<Choice>(scheduled ? "schedule" : "now");
+  const [when, setWhen] = useState(toLocalInput(publishAt));
+  const [whenError, setWhenError] = useState("");
+  const at = when ? new Date(when) : null;
+
+  const sentence: Record<Choice, ReactNode> = {
+    now: (
+      <>
+        It will be public at <span className="font-mono break-all">{publicPath}</span> now
+        {/* Subscribers (a later release): ", and emailed to N subscribers" joins this sentence and the next. */}.
+      </>
+    ),
+    schedule: at ? <>It will become public {onDateAtTime(at)}.</> : <>Choose when it becomes public.</>,
+    draft: <>It goes back to being a draft: nothing will be published.</>,
+  };
+
+  /** False when the panel's own moment is refused (it stays open); else the change is saved (or refused in the form). */
+  const confirm = async () => {
+    if (choice === "schedule" && (!at || at.getTime() <= Date.now())) {
+      setWhenError("Choose a moment in the future.");
+      return false;
+    }
+    await onChange(choice === "now" ? { isPublic: true } : choice === "schedule" ? { isPublic: false, publishAt: fromLocalInput(when)! } : { isPublic: false, publishAt: null });
+    return true;
+  };
+
+  return (
+    <ConfirmPanel
+      triggerLabel={scheduled ? "Reschedule" : "Publish"}
+      triggerVariant="primary"
+      title={scheduled ? "Change the schedule" : "Publish this post"}
+      confirmLabel={choice === "schedule" ? (scheduled ? "Reschedule" : "Schedule") : CHOICE_LABELS[choice]}
+      danger={choice === "draft"}
+      busy={busy}
+      onConfirm={confirm}
+      onCloseAutoFocus={onCloseAutoFocus}
+    >
+      <RadioGroup
+        legend="When"
+        name="publish-when"
+        options={scheduled ? (["schedule", "now", "draft"] as const) : (["now", "schedule"] as const)}
+        labels={scheduled ? SCHEDULED_CHOICE_LABELS : { ...CHOICE_LABELS, schedule: "Schedule…" }}
+        value={choice}
+        onChange={setChoice}
+        className="flex flex-col gap-2"
+      />
+      {choice === "schedule" && (
+        <div className="mt-3">
+          <Field label="Publish on" error={whenError} hint="In your time zone.">
+            {(props) => (
+              <Input
+                {...props}
+                type="datetime-local"
+                value={when}
+                onChange={(event) => {
+                  setWhen(event.target.value);
+                  setWhenError("");
+                }}
+              />
+            )}
+          </Field>
+        </div>
+      )}
+      <p className="mt-3 font-medium text-slate-900" data-testid="publish-sentence">
+        {sentence[choice]}
+      </p>
+    </ConfirmPanel>
+  );
+}
+
+/**
+ * A small confirmation panel opened by a button (ConfirmDialog: focus trapped, Escape closes, focus
+ * back on the trigger unless `onCloseAutoFocus` takes it elsewhere); it closes once `onConfirm` is
+ * done, unless it answers false.
+ */
+function ConfirmPanel({
+  triggerLabel,
+  triggerVariant,
+  title,
+  confirmLabel,
+  danger,
+  busy,
+  onConfirm,
+  onCloseAutoFocus,
+  children,
+}: {
+  triggerLabel: string;
+  triggerVariant: "primary" | "secondary";
+  title: string;
+  confirmLabel: string;
+  danger?: boolean;
+  busy: boolean;
+  onConfirm: () => Promise<unknown>;
+  onCloseAutoFocus: (event: Event) => void;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
+        <Button variant={triggerVariant} loading={busy && !open}>
+          {triggerLabel}
+        </Button>
+      }
+      title={title}
+      description={children}
+      confirmLabel={confirmLabel}
+      confirmVariant={danger ? "danger" : "primary"}
+      busy={busy}
+      onConfirm={() => void onConfirm().then((answer) => answer !== false && setOpen(false))}
+      onCloseAutoFocus={onCloseAutoFocus}
+    />
+  );
+}
