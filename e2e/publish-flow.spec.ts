@@ -5,7 +5,7 @@ import { expectMarkdown } from "./markdown-editor";
 /**
  * The editor and publishing as one flow (docs/dashboard.md), at a phone's and a laptop's width: a
  * new post saved as a draft by autosave, scheduled and published through the one status control's
- * confirmation, unpublished after a warning, a published post's new slug announced as a redirect,
+ * confirmation, unpublished after a warning, a published post's new slug announced as a redirect (and followed),
  * and the list's quick Public switch confirmed and undone; axe-core clean on the page, the sheet,
  * every confirmation panel and the toast. Then the editor's screenshots for the README.
  */
@@ -78,9 +78,25 @@ for (const viewport of VIEWPORTS) {
     await expect(settings.getByText(`The old address /${handle}/published-today will redirect to the new one.`)).toBeVisible();
     await expect(editorState(page)).toContainText("Unsaved changes");
     await expectAccessible(page, viewport.width >= 1024 ? "settings panel with the slug warning" : "settings sheet with the slug warning");
-    await slug.fill("published-today");
-    await expect(settings.getByText(/will redirect/)).toHaveCount(0);
     if (viewport.width < 1024) await settings.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Update" }).click();
+    await waitForSave(page);
+    // The old address follows the post: one 301 to the new one.
+    const moved = await page.request.get(`/${handle}/published-today`, { maxRedirects: 0 });
+    expect(moved.status()).toBe(301);
+    expect(moved.headers().location).toBe(`/${handle}/published-renamed`);
+    await page.goto(`/${handle}/published-today`);
+    await expect(page).toHaveURL(new RegExp(`/${handle}/published-renamed$`));
+    await expect(page.getByText("Hello, readers.")).toBeVisible();
+    // Its first slug back (which ends that redirect and starts the reverse one), for the steps below.
+    await page.goto(publishedPath);
+    const settingsAgain = await openSettings(page);
+    await settingsAgain.getByLabel("Slug", { exact: true }).fill("published-today");
+    await expect(settingsAgain.getByText(`The old address /${handle}/published-renamed will redirect to the new one.`)).toBeVisible();
+    if (viewport.width < 1024) await settingsAgain.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Update" }).click();
+    await waitForSave(page);
+    expect(await publicStatus(page, `/${handle}/published-today`)).toBe(200);
 
     // Unpublish, after a warning that the page will answer 404.
     await page.getByRole("button", { name: "Unpublish" }).click();

@@ -106,10 +106,26 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 /**
  * Fails the spec, naming `label`, when axe-core finds a WCAG 2.2 A or AA violation on the page at
- * rest: running transitions end first (a button turning from its busy colour to its own, in 150 ms,
- * has too little contrast halfway).
+ * rest, in the colour scheme it is shown in and then in the other one (the dashboard and the public
+ * pages follow the system's: every view and dialog is checked light and dark), the page's own scheme
+ * back afterwards. Running transitions end first (a button turning from its busy colour to its own,
+ * in 150 ms, has too little contrast halfway).
  */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const shown = (await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)) ? "dark" : "light";
+  const other = shown === "dark" ? "light" : "dark";
+  for (const scheme of [shown, other] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await transitionsEnded(page);
+    expect(await axeViolations(page), `${label} (${scheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: shown });
+}
+
+/** Once the page's running transitions and animations have ended (a spinner's go on for ever: not those). */
+async function transitionsEnded(page: Page): Promise<void> {
+  // Two frames first: a transition started by a change of scheme exists only once styles are recomputed.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.evaluate(() =>
     Promise.all(
       document
@@ -119,7 +135,6 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
-  expect(await axeViolations(page), label).toEqual([]);
 }
 
 /** A PNG of one colour, made here rather than kept as a file. */

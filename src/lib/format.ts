@@ -25,6 +25,16 @@ export function formatMoment(iso: string, { seconds = false, timeZone }: { secon
   });
 }
 
+/** Its time of day alone, as formatMoment writes it: "14:05", in the runtime's time zone. */
+export function formatTimeOfDay(at: Date): string {
+  return at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+/** A day spelled out for a sentence: "Thursday 3 December 2026", in the runtime's time zone. */
+export function formatLongDay(at: Date): string {
+  return at.toLocaleDateString("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+}
+
 /** A moment in UTC, saying so: "26 Nov 2026, 14:05 UTC", the same on server and browser (the public pages). */
 export function formatDateTime(iso: string, options: { seconds?: boolean } = {}): string {
   return `${formatMoment(iso, { ...options, timeZone: "UTC" })} UTC`;

@@ -31,15 +31,24 @@ function procText(path: string): string {
   }
 }
 
+/** A process's /proc stat fields after the command's ")": state, ppid, … utime is the 12th, nice the 17th. */
+const statFields = (pid: number | string) => {
+  const stat = procText(`/proc/${pid}/stat`);
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+};
+
 /** The server's image processor: its child running image-worker.mjs, and its nice value (read from /proc). */
 function processor(): { pid: number; nice: number } {
   for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    const stat = procText(`/proc/${entry}/stat`);
-    // The fields after the command's ")": state, ppid, … nice is the 17th of them (stat's 19th).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const fields = statFields(entry);
     if (Number(fields[1]) === server.pid && procText(`/proc/${entry}/cmdline`).includes("image-worker.mjs")) return { pid: Number(entry), nice: Number(fields[16]) };
   }
   throw new Error(`no image processor under ${server.pid}`);
+}
+
+/** Once the process has used CPU since `ticks` (its user time, in clock ticks): at work. */
+async function atWork(pid: number, ticks: number): Promise<void> {
+  while (Number(statFields(pid)[11]) === ticks) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe("the image processor", () => {
@@ -49,9 +58,10 @@ describe("the image processor", () => {
     expect(first.nice).toBe(19);
 
     const photo = await fixtures.photoJpeg(4000, 3000, 95);
+    const idle = Number(statFields(first.pid)[11]);
     const interrupted = upload(photo);
-    // The photo takes seconds to process: the processor is at work when it is killed.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Killed once it is at work on the photo, which takes it hundreds of milliseconds.
+    await atWork(first.pid, idle);
     process.kill(first.pid, "SIGKILL");
     expectError(await interrupted, 500, "INTERNAL_SERVER_ERROR");
     expect(await db().image.count({ where: { userId: account.id } })).toBe(1);

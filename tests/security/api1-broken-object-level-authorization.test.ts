@@ -304,6 +304,18 @@ const SESSION_BLOG_CASES: Record<string, () => Promise<void>> = {
       expectTrpcNotFound(await trpc(bobCookie, "blogs.update", { blogId, allowApiAccess: true, isPublic: true }));
     }
   },
+  "blogs.editor.create": async () => {
+    const answer = await trpc(bobCookie, "blogs.editor.create", { title: "Planted by the editor", id: annBlog, userId: ann.id, editSession: "bob-session" });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const created = answer.body.result.data.data.blog;
+    expect(created.id).not.toBe(annBlog);
+    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
+  },
+  "blogs.editor.update": async () => {
+    for (const blogId of [annBlog, annHidden]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.editor.update", { blogId, title: "Taken over", editSession: "bob-session" }));
+    }
+  },
   "blogs.delete": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.delete", { blogId }));
   },

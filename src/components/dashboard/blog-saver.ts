@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { formatTimeOfDay } from "~/lib/format";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { api, isPreconditionFailed } from "~/trpc/react";
 import { differs, EMPTY, serverErrors, validate, valuesOf, type Errors, type Values } from "./blog-form-values";
@@ -8,8 +9,6 @@ import type { StatusChange } from "./publish-control";
 
 /** The pause in typing after which a draft is saved. */
 export const AUTOSAVE_DELAY_MS = 2000;
-
-const timeOfDay = (at: Date) => at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 
 /**
  * Saves the editor's blog, one save at a time, each over the version the last one answered
@@ -143,6 +142,6 @@ export function useBlogSaver({
     /** Saves `values` (with a status change), over whatever is stored when `overwrite`. */
     save: (sent: Values, options: { change?: StatusChange; overwrite?: boolean }) => enqueue(() => send(sent, { ...options, byOwner: true })),
     /** What the bar says of the save state. */
-    indicator: (dirty: boolean) => (saving > 0 ? "Saving…" : dirty ? "Unsaved changes" : savedAt ? `Saved ${timeOfDay(savedAt)}` : ""),
+    indicator: (dirty: boolean) => (saving > 0 ? "Saving…" : dirty ? "Unsaved changes" : savedAt ? `Saved ${formatTimeOfDay(savedAt)}` : ""),
   };
 }

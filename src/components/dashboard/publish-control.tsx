@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { RadioGroup } from "~/components/ui/radio-group";
+import { formatLongDay, formatTimeOfDay } from "~/lib/format";
 import type { BlogStatus } from "~/shared/blog-status";
 import { fromLocalInput, toLocalInput } from "./blog-form-values";
 
@@ -15,11 +16,9 @@ type Choice = "now" | "schedule" | "draft";
 const CHOICE_LABELS: Record<Choice, string> = { now: "Publish now", schedule: "Schedule", draft: "Cancel schedule" };
 const SCHEDULED_CHOICE_LABELS: Record<Choice, string> = { now: "Publish now", schedule: "Reschedule", draft: "Cancel schedule (back to draft)" };
 
-/** "on 3 December 2026 at 09:30", in the owner's time zone. */
+/** "on Thursday 3 December 2026 at 09:30", in the owner's time zone. */
 function onDateAtTime(at: Date): string {
-  const date = at.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
-  const time = at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-  return `on ${date} at ${time}`;
+  return `on ${formatLongDay(at)} at ${formatTimeOfDay(at)}`;
 }
 
 /**

@@ -81,12 +81,25 @@ export async function saveImage(
 
 /**
  * Queues the making of an image's other variants (./variants.ts), in the transaction recording it:
- * one job per image (its key), retried after a failure or a crash of the worker running it.
+ * one job per image (its key), retried after a failure or a crash of the worker running it. Before
+ * the job engine is installed (the server installs it as it starts) nothing is queued: the worker's
+ * start-up queues the variants still missing (QUEUE_MISSING_IMAGE_VARIANTS_SQL).
  */
 async function queueImageVariants(tx: Prisma.TransactionClient, imageId: string): Promise<void> {
-  await tx.$executeRaw`SELECT graphile_worker.add_job(${JOB_NAMES.makeImageVariants}, json_build_object('imageId', ${imageId}::text),
-    job_key := ${`${JOB_NAMES.makeImageVariants}:${imageId}`}, max_attempts := ${IMAGE_VARIANTS_ATTEMPTS}, flags := ARRAY[${imageStoreFlag()}])`;
+  const [engine] = await tx.$queryRaw<{ installed: boolean }[]>`SELECT "job_engine_installed"() AS "installed"`;
+  if (engine?.installed) await tx.$executeRawUnsafe(QUEUE_MISSING_IMAGE_VARIANTS_SQL, ...queueImageVariantsParams(imageId));
 }
+
+/**
+ * SQL queueing the variants job of each image still waiting for its variants, or of the one image
+ * `$4` names; a job already queued for an image is left as it is (its key, unsafe_dedupe).
+ */
+export const QUEUE_MISSING_IMAGE_VARIANTS_SQL = `SELECT count(graphile_worker.add_job($1::text, json_build_object('imageId', i."id"),
+    job_key := $1::text || ':' || i."id", job_key_mode := 'unsafe_dedupe', max_attempts := $2::int, flags := ARRAY[$3::text]))
+  FROM "image" AS i WHERE i."variantsPending" AND ($4::text IS NULL OR i."id" = $4::text)`;
+
+/** QUEUE_MISSING_IMAGE_VARIANTS_SQL's parameters: for `imageId`, or every image when null; made where this server's store reads them. */
+export const queueImageVariantsParams = (imageId: string | null) => [JOB_NAMES.makeImageVariants, IMAGE_VARIANTS_ATTEMPTS, imageStoreFlag(), imageId] as const;
 
 /** A failing image's variants are retried this many times (graphile-worker's backoff: about 3 hours in all), then it keeps its thumbnail alone. */
 const IMAGE_VARIANTS_ATTEMPTS = 8;

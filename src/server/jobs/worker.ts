@@ -8,6 +8,7 @@ import { log } from "~/server/runtime/log";
 import { JOB_NAMES } from "./definition";
 import { jobTaskList } from "./registry";
 import { foreignImageStoreFlags } from "~/server/images/store";
+import { QUEUE_MISSING_IMAGE_VARIANTS_SQL, queueImageVariantsParams } from "~/server/images/images";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
@@ -54,6 +55,11 @@ export interface JobWorker {
   stop(): Promise<void>;
 }
 
+/** Images uploaded while no job engine was installed get their variants job now. */
+async function queueMissingImageVariants(utils: WorkerUtils): Promise<void> {
+  await utils.withPgClient((client) => client.query(QUEUE_MISSING_IMAGE_VARIANTS_SQL, [...queueImageVariantsParams(null)]));
+}
+
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
 export async function startJobWorker(connectionString: string): Promise<JobWorker> {
   const events: WorkerEvents = new EventEmitter();
@@ -69,6 +75,7 @@ export async function startJobWorker(connectionString: string): Promise<JobWorke
   });
   // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
   for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
+  await withWorkerUtils(connectionString, queueMissingImageVariants);
   log.info("Job worker started");
   return {
     async stop() {
@@ -96,6 +103,7 @@ export async function runDueJobs(connectionString: string): Promise<void> {
   await withWorkerUtils(connectionString, async (utils) => {
     await utils.migrate();
     for (const sweep of SWEEPS) await utils.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
+    await queueMissingImageVariants(utils);
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
     await utils.addJob(JOB_NAMES.maintainWebhooks, {}, { jobKey: JOB_NAMES.maintainWebhooks, jobKeyMode: "preserve_run_at", runAt: nextHour });
   });
