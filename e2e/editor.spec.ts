@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { caretOf, contentEditor, dispatchImage, expectMarkdown, markdownOf, selectText, setCaret, showEditor, showPreview } from "./markdown-editor";
-import { collectProblems, expectAccessible, pngBytes, signUp, VIEWPORTS } from "./support";
+import { collectProblems, expectAccessible, pngBytes, signUp, VIEWPORTS, waitForSave } from "./support";
 
 /**
  * The blog form's Markdown editor at a phone's and a laptop's width: a post written with the
@@ -118,9 +118,9 @@ for (const viewport of VIEWPORTS) {
       await showEditor(page);
     });
 
-    await test.step("saved as written", async () => {
-      await page.getByRole("button", { name: "Create blog" }).click();
-      await expect(page).toHaveURL(/\?created=1$/);
+    await test.step("saved as written (autosaved as a draft)", async () => {
+      await expect(page).toHaveURL(/\/dashboard\/blogs\/(?!new$)[^/?]+$/);
+      await waitForSave(page);
       await page.reload();
       await expectMarkdown(editor, POST);
     });
@@ -192,8 +192,7 @@ for (const viewport of VIEWPORTS) {
       await expect(editor).toBeFocused();
     });
 
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByText("Saved.")).toBeVisible();
+    await waitForSave(page);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -200,6 +200,18 @@ describe("REST (/api/v1) with another account's key", () => {
 
 /** A dashboard procedure called with Bob's session on Ann's objects, or scoped to Bob when it names none. */
 const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
+  "blogs.editor.create": async () => {
+    const answer = await trpc(bobCookie, "blogs.editor.create", { title: "Planted by the editor", id: annBlog, userId: ann.id, editSession: "bob-session" });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const created = answer.body.result.data.data.blog;
+    expect(created.id).not.toBe(annBlog);
+    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
+  },
+  "blogs.editor.update": async () => {
+    for (const blogId of [annBlog, annHidden]) {
+      expectTrpcNotFound(await trpc(bobCookie, "blogs.editor.update", { blogId, title: "Taken over", editSession: "bob-session" }));
+    }
+  },
   "blogs.previews.create": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.create", { blogId }));
   },
@@ -302,18 +314,6 @@ const SESSION_BLOG_CASES: Record<string, () => Promise<void>> = {
     for (const blogId of [annBlog, annHidden]) {
       expectTrpcNotFound(await trpc(bobCookie, "blogs.update", { blogId, title: "Taken over" }));
       expectTrpcNotFound(await trpc(bobCookie, "blogs.update", { blogId, allowApiAccess: true, isPublic: true }));
-    }
-  },
-  "blogs.editor.create": async () => {
-    const answer = await trpc(bobCookie, "blogs.editor.create", { title: "Planted by the editor", id: annBlog, userId: ann.id, editSession: "bob-session" });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const created = answer.body.result.data.data.blog;
-    expect(created.id).not.toBe(annBlog);
-    expect((await db().blog.findUniqueOrThrow({ where: { id: created.id } })).userId).toBe(bob.id);
-  },
-  "blogs.editor.update": async () => {
-    for (const blogId of [annBlog, annHidden]) {
-      expectTrpcNotFound(await trpc(bobCookie, "blogs.editor.update", { blogId, title: "Taken over", editSession: "bob-session" }));
     }
   },
   "blogs.delete": async () => {
