@@ -154,7 +154,7 @@ export function BlogForm({
       <h1 tabIndex={-1} className="sr-only">
         {saved ? `Edit “${saved.title}”` : "New blog"}
       </h1>
-      <div className="sticky top-0 z-30 -mx-4 mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white px-4 py-2">
+      <div data-editor-bar className="sticky top-0 z-30 -mx-4 mb-4 flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 bg-white px-4 py-2">
         <Link
           href="/dashboard"
           aria-label="Back to blogs"
