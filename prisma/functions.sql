@@ -222,6 +222,22 @@ AS $function$
   )
 $function$;
 
+CREATE OR REPLACE FUNCTION public.publication_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF EXISTS (SELECT 1 FROM "user" WHERE "id" = OLD."userId") THEN
+      PERFORM "public_content_version_move"(ARRAY[OLD."userId"]);
+    END IF;
+  ELSE
+    PERFORM "public_content_version_move"(ARRAY[NEW."userId"]);
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -394,4 +410,7 @@ CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFEREN
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();
 CREATE TRIGGER public_content_version_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION webhook_blog_change();
+CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
+CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
+CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle))) EXECUTE FUNCTION public_content_owner_renamed();

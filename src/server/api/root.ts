@@ -3,6 +3,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
+import { publicationRouter } from "./routers/publication";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
 import { webhooksRouter } from "./routers/webhooks";
@@ -14,6 +15,7 @@ export const appRouter = createTRPCRouter({
   images: imagesRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
+  publication: publicationRouter,
   tags: tagsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
