@@ -105,6 +105,8 @@ for (const viewport of VIEWPORTS) {
     await expectAccessible(page, "unpublish panel");
     await unpublishPanel.getByRole("button", { name: "Unpublish" }).click();
     await expect(editorState(page)).toContainText("Draft");
+    // The control that replaced the panel's holds the focus, not the page's body.
+    await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeFocused();
     expect(await publicStatus(page, `/${handle}/published-today`)).toBe(404);
 
     // The list: the Public switch asks first, then offers Undo in a toast.

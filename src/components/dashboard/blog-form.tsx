@@ -136,6 +136,18 @@ export function BlogForm({
   }
 
   const status = saved?.status ?? "draft";
+  // A status change replaces the publish control, and the panel that held the focus goes with it:
+  // the focus moves to the new control (its trigger) rather than falling to the page's body.
+  const previousStatus = useRef(status);
+  useEffect(() => {
+    if (previousStatus.current === status) return;
+    previousStatus.current = status;
+    // After the closing panel's own focus handling, which runs on the next task.
+    const timer = setTimeout(() => {
+      if (document.activeElement === document.body) formRef.current?.querySelector<HTMLElement>("[data-publish-trigger]")?.focus();
+    });
+    return () => clearTimeout(timer);
+  }, [status]);
   const publicPath = `/${handle}/${values.blogSlug || saved?.blogSlug || "…"}`;
   const settings = (
     <BlogSettings

@@ -27,14 +27,7 @@ function onDateAtTime(at: Date): string {
  * unpublished; each in a small panel that says in one sentence what will happen, confirmed there.
  * `onChange` saves the form's pending edits with the change (a refusal is shown in the form).
  */
-export function PublishControl({
-  status,
-  publishAt,
-  publicPath,
-  busy,
-  onChange,
-  onCloseAutoFocus,
-}: {
+interface PublishControlProps {
   status: BlogStatus;
   /** The stored schedule (ISO), for a scheduled blog. */
   publishAt: string | null;
@@ -44,7 +37,10 @@ export function PublishControl({
   onChange: (change: StatusChange) => Promise<unknown>;
   /** Where focus goes once a panel closes (the field a refused save is about), instead of its button. */
   onCloseAutoFocus: (event: Event) => void;
-}) {
+}
+
+export function PublishControl(props: PublishControlProps) {
+  const { status, publicPath, busy, onChange, onCloseAutoFocus } = props;
   if (status === "published") {
     return (
       <ConfirmPanel
@@ -64,24 +60,10 @@ export function PublishControl({
       </ConfirmPanel>
     );
   }
-  return <PublishPanel status={status} publishAt={publishAt} publicPath={publicPath} busy={busy} onChange={onChange} onCloseAutoFocus={onCloseAutoFocus} />;
+  return <PublishPanel {...props} status={status} />;
 }
 
-function PublishPanel({
-  status,
-  publishAt,
-  publicPath,
-  busy,
-  onChange,
-  onCloseAutoFocus,
-}: {
-  status: "draft" | "scheduled";
-  publishAt: string | null;
-  publicPath: string;
-  busy: boolean;
-  onChange: (change: StatusChange) => Promise<unknown>;
-  onCloseAutoFocus: (event: Event) => void;
-}) {
+function PublishPanel({ status, publishAt, publicPath, busy, onChange, onCloseAutoFocus }: PublishControlProps & { status: "draft" | "scheduled" }) {
   const scheduled = status === "scheduled";
   const [choice, setChoice] = useState<Choice>(scheduled ? "schedule" : "now");
   const [when, setWhen] = useState(toLocalInput(publishAt));
@@ -185,7 +167,7 @@ function ConfirmPanel({
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button variant={triggerVariant} loading={busy && !open}>
+        <Button variant={triggerVariant} loading={busy && !open} data-publish-trigger>
           {triggerLabel}
         </Button>
       }
