@@ -1,8 +1,12 @@
 /**
  * Render time of a post's Markdown (docs/public-blog.md, Reading): a 20 KB post with five code
- * blocks, rendered as its public page renders it, after a warm-up. `npx tsx --conditions=react-server bench/markdown-render.ts`.
+ * blocks, rendered plain (as feeds do, and pages did before highlighting) and as its public page
+ * renders it, alternately, after a warm-up; and the first page render, which compiles the grammars
+ * it uses, checked to be the same as the later ones (no line left plain by Shiki's time limit).
+ * `npx tsx --conditions=react-server bench/markdown-render.ts`.
  */
 import { performance } from "node:perf_hooks";
+import { markdownToHtml } from "~/lib/markdown";
 import { articleHtml } from "~/server/public-site/article-html";
 
 const CODE_BLOCKS = [
@@ -16,7 +20,7 @@ const CODE_BLOCKS = [
 const paragraph = "Readers come back to a publication whose pages load at once and read well: a measured column, **sharp images**, _highlighted code_ and [links](https://example.com) that say where they go. ";
 
 /** About 20 KB of Markdown: sections of prose, each with a code block until five are in. */
-export function samplePost(): string {
+function samplePost(): string {
   const parts: string[] = [];
   for (let section = 0; parts.join("\n\n").length < 20_000; section++) {
     parts.push(`## Section ${section + 1}`, paragraph.repeat(6), `- one item\n- another item with \`inline code\``);
@@ -27,15 +31,29 @@ export function samplePost(): string {
 }
 
 const source = samplePost();
-const render = () => articleHtml(source, { origin: "https://blog.example", imagesWithPendingVariants: [] });
-for (let i = 0; i < 20; i++) render();
-const runs = 200;
-const times: number[] = [];
-for (let i = 0; i < runs; i++) {
-  const start = performance.now();
-  render();
-  times.push(performance.now() - start);
+const options = { origin: "https://blog.example", imagesWithPendingVariants: [] };
+/** As the post page rendered before code highlighting and anchors (the feeds' rendering still), and as it does now. */
+const renders = { plain: () => markdownToHtml(source, options), page: () => articleHtml(source, options) };
+
+const loadStart = performance.now();
+const first = renders.page();
+console.log(`First page render (grammars compiled on first use): ${(performance.now() - loadStart).toFixed(0)} ms`);
+for (let i = 0; i < 20; i++) Object.values(renders).forEach((render) => render());
+
+const RUNS = Number(process.env.RUNS ?? 200);
+const times = { plain: [] as number[], page: [] as number[] };
+// Alternating, so a busy machine weighs on both alike.
+for (let i = 0; i < RUNS; i++) {
+  for (const [name, render] of Object.entries(renders) as [keyof typeof renders, () => string][]) {
+    const start = performance.now();
+    render();
+    times[name].push(performance.now() - start);
+  }
 }
-times.sort((a, b) => a - b);
-const at = (q: number) => times[Math.min(runs - 1, Math.floor(q * runs))]!.toFixed(2);
-console.log(`${(source.length / 1024).toFixed(1)} KiB of Markdown, ${runs} renders: median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms; HTML ${(render().length / 1024).toFixed(1)} KiB`);
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!.toFixed(2);
+console.log(`${(source.length / 1024).toFixed(1)} KiB of Markdown, ${CODE_BLOCKS.length} code blocks, ${RUNS} renders each:`);
+for (const name of ["plain", "page"] as const) {
+  const html = renders[name]();
+  console.log(`  ${name}: median ${quantile(times[name], 0.5)} ms, p90 ${quantile(times[name], 0.9)} ms; HTML ${(html.length / 1024).toFixed(1)} KiB`);
+}
+if (first !== renders.page()) throw new Error("The first render differs from the later ones");

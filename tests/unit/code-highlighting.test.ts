@@ -34,6 +34,13 @@ describe("a code block on a post's page", () => {
     expect(code).not.toMatch(/style=/i);
   });
 
+  it("closes what opens: after a Python docstring, keywords are coloured again", () => {
+    const code = codeOf(render('```python\ndef f():\n    """Docs."""\n    return 1\n```'));
+    const keyword = /<span class="([^"]+)">def <\/span>/.exec(code)?.[1];
+    expect(keyword).toBeDefined();
+    expect(code).toContain(`<span class="${keyword}">return </span>`);
+  });
+
   it("keeps the code's text exactly, its markup escaped", () => {
     const source = 'const html = "<script>alert(1)</script>" && a < b;\n\tindented & done\n';
     const code = codeOf(render(`\`\`\`ts\n${source}\`\`\``));

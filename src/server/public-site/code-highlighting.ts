@@ -1,22 +1,22 @@
 import "server-only";
 import type { ElementContent } from "hast";
 import { createHighlighterCoreSync, type ThemeRegistrationResolved } from "shiki/core";
-import { createJavaScriptRawEngine } from "shiki/engine/javascript";
-import css from "@shikijs/langs-precompiled/css";
-import diff from "@shikijs/langs-precompiled/diff";
-import go from "@shikijs/langs-precompiled/go";
-import html from "@shikijs/langs-precompiled/html";
-import javascript from "@shikijs/langs-precompiled/javascript";
-import json from "@shikijs/langs-precompiled/json";
-import jsx from "@shikijs/langs-precompiled/jsx";
-import markdown from "@shikijs/langs-precompiled/markdown";
-import python from "@shikijs/langs-precompiled/python";
-import rust from "@shikijs/langs-precompiled/rust";
-import shellscript from "@shikijs/langs-precompiled/shellscript";
-import sql from "@shikijs/langs-precompiled/sql";
-import tsx from "@shikijs/langs-precompiled/tsx";
-import typescript from "@shikijs/langs-precompiled/typescript";
-import yaml from "@shikijs/langs-precompiled/yaml";
+import { createJavaScriptRegexEngine } from "shiki/engine/javascript";
+import css from "shiki/langs/css.mjs";
+import diff from "shiki/langs/diff.mjs";
+import go from "shiki/langs/go.mjs";
+import html from "shiki/langs/html.mjs";
+import javascript from "shiki/langs/javascript.mjs";
+import json from "shiki/langs/json.mjs";
+import jsx from "shiki/langs/jsx.mjs";
+import markdown from "shiki/langs/markdown.mjs";
+import python from "shiki/langs/python.mjs";
+import rust from "shiki/langs/rust.mjs";
+import shellscript from "shiki/langs/shellscript.mjs";
+import sql from "shiki/langs/sql.mjs";
+import tsx from "shiki/langs/tsx.mjs";
+import typescript from "shiki/langs/typescript.mjs";
+import yaml from "shiki/langs/yaml.mjs";
 import githubDark from "shiki/themes/github-dark-default.mjs";
 import githubLight from "shiki/themes/github-light-default.mjs";
 
@@ -48,23 +48,41 @@ const MIN_CONTRAST = 4.5;
 const highlighter = createHighlighterCoreSync({
   themes: [githubLight, githubDark],
   langs: LANGUAGES,
-  engine: createJavaScriptRawEngine(),
+  engine: createJavaScriptRegexEngine(),
 });
 const loadedLanguages = new Set(highlighter.getLoadedLanguages());
 
-/** Longer lines are left plain: a bound on the work one line of a post can ask for. */
+/**
+ * Bounds on the work one line of a post can ask for, against runaway patterns: a longer line is
+ * left plain, and so is the rest of one that takes longer (Shiki's tokenizeTimeLimit; its default,
+ * 0.5 s, was reached on a loaded machine by a grammar's first compilations, leaving lines plain in
+ * pages that are then cached).
+ */
 const MAX_LINE_LENGTH = 2000;
+const LINE_TIME_LIMIT_MS = 2000;
 
 const warmLanguages = new Set<string>();
+/** Common shapes of most languages here: declarations, calls, strings, numbers, comments, markup. */
+const WARM_UP_SAMPLE = [
+  'import { a } from "b"; // line comment',
+  'const value: number = call(1, "two", `three ${x}`) + 2.5; /* block */',
+  "def f(x): return x # comment",
+  'fn main() { let s = String::from("x"); println!("{}", s); }',
+  '<div class="a" id=\'b\'>text &amp; <span>more</span></div>',
+  'SELECT a, count(*) FROM t WHERE b = \'c\' GROUP BY a;',
+  "key: [1, 2] # note",
+  "echo \"$HOME\" | grep -c x > out.txt",
+  ".a > b:hover { color: #fff; margin: 0 1rem; }",
+  "+ added\n- removed\n@@ -1 +1 @@",
+].join("\n");
 /**
- * A language's grammar compiles its regular expressions the first time it is used, which can take
- * longer than the time Shiki gives one line (tokenizeTimeLimit, a guard against runaway patterns)
- * on a busy machine, leaving the rest of that line plain in a page that is then cached. So a
- * language's first use tokenizes a line of ours first, without that limit.
+ * A language's grammar compiles its regular expressions as they are first used, which takes most
+ * of its first highlighting: a language's first use tokenizes a sample of ours first, without the
+ * time limit, so that a post's lines rarely pay for it.
  */
 function warmUp(language: string): void {
   if (warmLanguages.has(language)) return;
-  highlighter.codeToTokensBase(`${language} = "x" // 1`, { lang: language, theme: githubLight.name, tokenizeTimeLimit: 0 });
+  highlighter.codeToTokensBase(WARM_UP_SAMPLE, { lang: language, theme: githubLight.name, tokenizeTimeLimit: 0 });
   warmLanguages.add(language);
 }
 
@@ -142,7 +160,10 @@ export function highlightCode(code: string, language: string | undefined): Eleme
   const name = language?.toLowerCase();
   if (!name || !loadedLanguages.has(name)) return null;
   warmUp(name);
-  const lines = highlighter.codeToTokensWithThemes(code, { lang: name, themes: { light: githubLight.name, dark: githubDark.name }, tokenizeMaxLineLength: MAX_LINE_LENGTH });
+  const lines = highlighter.codeToTokensWithThemes(code, { lang: name, themes: { light: githubLight.name, dark: githubDark.name },
+    tokenizeMaxLineLength: MAX_LINE_LENGTH,
+    tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+  });
   const children: ElementContent[] = [];
   let run: { classes: string; text: string } | null = null;
   const flush = () => {
