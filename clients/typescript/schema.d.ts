@@ -378,7 +378,7 @@ export interface components {
             bytes: number;
             /** @description Size of every file of the image, variants included: what the storage quota counts */
             storedBytes: number;
-            /** @description Resized copies at 480, 960, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format: those made so far (right after the upload, the 480 px one in the image's format; the rest within seconds) */
+            /** @description Resized copies at 480, 664, 960, 1328, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format: those made so far (right after the upload, the 480 px one in the image's format; the rest within seconds) */
             variants: {
                 /**
                  * Format: uri

@@ -24,8 +24,13 @@ export const MAX_IMAGE_REQUEST_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
 /** The most pixels an upload may have (width × height of one frame): 40 megapixels. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
-/** Widths of the resized variants; only those narrower than the original are made (never upscaled). */
-export const VARIANT_WIDTHS = [480, 960, 1600, 2400] as const;
+/**
+ * Widths of the resized variants; only those narrower than the original are made (never upscaled).
+ * 664 and 1328 are the reader's column (src/shared/responsive-images.ts) at 1× and 2×, so a post's
+ * images are sharp on desktop screens at both; 960 serves phones at 2× and 3×. Images made before
+ * 664 and 1328 were added got them from the image_variants job (the image_variant_ladder migration).
+ */
+export const VARIANT_WIDTHS = [480, 664, 960, 1328, 1600, 2400] as const;
 
 /** The path every image's files are under. */
 export const IMAGES_PATH = "/images";

@@ -127,8 +127,8 @@ describe("an owner's feeds", () => {
 
     for (const { file } of FEEDS) {
       const [item] = await feedItems(owner.handle, file);
-      expect(item!.html).toContain(`<img src="${origin}/images/${inline}/1000x500.png" alt="Inline" width="1000" height="500" srcset="${origin}/images/${inline}/480w.png 480w, ${origin}/images/${inline}/960w.png 960w, ${origin}/images/${inline}/1000x500.png 1000w"`);
-      expect(item!.html).toContain(`<source type="image/avif" srcset="${origin}/images/${inline}/480w.avif 480w, ${origin}/images/${inline}/960w.avif 960w"`);
+      expect(item!.html).toContain(`<img src="${origin}/images/${inline}/1000x500.png" alt="Inline" width="1000" height="500" srcset="${origin}/images/${inline}/480w.png 480w, ${origin}/images/${inline}/664w.png 664w, ${origin}/images/${inline}/960w.png 960w, ${origin}/images/${inline}/1000x500.png 1000w"`);
+      expect(item!.html).toContain(`<source type="image/avif" srcset="${origin}/images/${inline}/480w.avif 480w, ${origin}/images/${inline}/664w.avif 664w, ${origin}/images/${inline}/960w.avif 960w"`);
       expect(item!.html).not.toMatch(/(src|srcset)="\/images\//);
     }
   });

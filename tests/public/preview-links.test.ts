@@ -47,7 +47,7 @@ describe("a preview link", () => {
     const cover = await seedImage(owner.id, { width: 300, height: 200, format: "png" });
     await db().blog.update({ where: { id: blogId }, data: { coverImageId: cover } });
     const html = await (await open((await makeLink()).path)).text();
-    expect(html).toContain(`<article><picture class="cover"><img src="/images/${cover}/300x200.png" width="300" height="200" alt="" fetchPriority="high"/></picture>`);
+    expect(html).toContain(`<article><picture class="cover"><img src="/images/${cover}/300x200.png" width="300" height="200" alt="" fetchPriority="high" loading="eager" decoding="async"/></picture>`);
   });
 
   it("is stored as a hash only, listed for the owner, and a 404 once revoked", async () => {

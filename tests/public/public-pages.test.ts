@@ -173,10 +173,26 @@ describe("/{handle}/{blogSlug}", () => {
     expect(main).toContain('<input type="checkbox" disabled aria-label="todo"> todo');
   });
 
-  it("loads a post's images lazily, shrunk to the column by the stylesheet", async () => {
-    const blog = await createPublicBlog(account, { title: "Image Post", content: "![A diagram](https://example.org/diagram.png)" });
+  it("fetches a post's first image first (no cover above it), the rest lazily, all decoded off the main thread", async () => {
+    const blog = await createPublicBlog(account, { title: "Image Post", content: "![A diagram](https://example.org/diagram.png)\n\n![A chart](https://example.org/chart.png)" });
     const { main } = await page(`/${account.handle}/${blog.blogSlug}`);
-    expect(main).toContain('<img src="https://example.org/diagram.png" alt="A diagram" loading="lazy" decoding="async">');
+    expect(main).toContain('<img src="https://example.org/diagram.png" alt="A diagram" fetchpriority="high" loading="eager" decoding="async">');
+    expect(main).toContain('<img src="https://example.org/chart.png" alt="A chart" loading="lazy" decoding="async">');
+  });
+
+  it("highlights code when rendering, with classes the page's one stylesheet defines, and anchors its headings", async () => {
+    const content = '## Setup\n\n```ts\nconst greeting: string = "<b>hi</b>"; // says hi\n```\n\n## Setup\n\n```klingon\nqapla\n```';
+    const blog = await createPublicBlog(account, { title: "Code Post", content });
+    const { html, main } = await page(`/${account.handle}/${blog.blogSlug}`);
+    const code = /<pre><code class="language-ts">([\s\S]*?)<\/code><\/pre>/.exec(main)?.[1];
+    expect(code).toMatch(/^<span class="hl-l\d+ hl-d\d+">const <\/span>/);
+    expect(code).toContain("&#x3C;b>hi&#x3C;/b>");
+    expect(main).not.toMatch(/ style=/);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    for (const name of new Set([...code!.matchAll(/hl-[a-z]\d+/g)].map(([name]) => name))) expect(style).toContain(`.${name}{color:#`);
+    expect(main).toContain('<pre><code class="language-klingon">qapla\n</code></pre>');
+    expect(main).toContain('<h2 id="setup">Setup<a class="heading-anchor" href="#setup" aria-label="Link to section Setup">#</a></h2>');
+    expect(main).toContain('<h2 id="setup-1">Setup<a class="heading-anchor" href="#setup-1" aria-label="Link to section Setup">#</a></h2>');
   });
 
   it("does not render raw HTML or script links from the Markdown", async () => {
@@ -209,11 +225,13 @@ describe("images of our own (docs/public-blog.md, Reading)", () => {
     const { main } = await page(`/${owner.handle}/${blog.blogSlug}`);
     const pictures = [...main.matchAll(/<picture>[\s\S]*?<\/picture>/g)].map(([picture]) => picture);
     expect(pictures).toHaveLength(2);
-    for (const [picture, base] of [[pictures[0]!, ""], [pictures[1]!, origin]] as const) {
-      const files = (format: string) => `${base}/images/${image}/480w.${format} 480w, ${base}/images/${image}/960w.${format} 960w`;
+    // The first, with no cover above it, is the page's largest paint: fetched first (docs/public-blog.md, Reading).
+    const firstHints = 'fetchpriority="high" loading="eager" decoding="async"';
+    for (const [picture, base, hints] of [[pictures[0]!, "", firstHints], [pictures[1]!, origin, 'loading="lazy" decoding="async"']] as const) {
+      const files = (format: string) => [480, 664, 960].map((width) => `${base}/images/${image}/${width}w.${format} ${width}w`).join(", ");
       expect(picture).toContain(`<source type="image/avif" srcset="${files("avif")}" sizes="(min-width: 44rem) 41.5rem, calc(100vw - 2.5rem)">`);
       expect(picture).toContain(`<source type="image/webp" srcset="${files("webp")}"`);
-      expect(picture).toMatch(new RegExp(`<img src="${base}/images/${image}/1200x800.png" alt="(A chart|Again)" width="1200" height="800" srcset="${files("png")}, ${base}/images/${image}/1200x800.png 1200w" sizes="[^"]+" loading="lazy" decoding="async">`));
+      expect(picture).toMatch(new RegExp(`<img src="${base}/images/${image}/1200x800.png" alt="(A chart|Again)" width="1200" height="800" srcset="${files("png")}, ${base}/images/${image}/1200x800.png 1200w" sizes="[^"]+" ${hints}>`));
     }
   });
 
@@ -222,11 +240,11 @@ describe("images of our own (docs/public-blog.md, Reading)", () => {
     const blog = await createPublicBlog(owner, { title: "Covered Post", coverImage: cover });
     const { html, main } = await page(`/${owner.handle}/${blog.blogSlug}`);
     const picture = /<article><picture class="cover">([\s\S]*?)<\/picture><header class="post"><h1>Covered Post<\/h1>/.exec(main)?.[1];
-    expect(picture).toContain(`<source type="image/avif" srcSet="/images/${cover}/480w.avif 480w, /images/${cover}/960w.avif 960w, /images/${cover}/1600w.avif 1600w"`);
+    expect(picture).toContain(`<source type="image/avif" srcSet="${[480, 664, 960, 1328, 1600].map((width) => `/images/${cover}/${width}w.avif ${width}w`).join(", ")}"`);
     const img = /<img [^>]*>/.exec(picture!)![0];
     expect(img).toContain(`src="/images/${cover}/2000x1000.jpeg"`);
     expect(img).toContain('width="2000" height="1000"');
-    expect(img).toContain(`srcSet="/images/${cover}/480w.jpeg 480w, /images/${cover}/960w.jpeg 960w, /images/${cover}/1600w.jpeg 1600w, /images/${cover}/2000x1000.jpeg 2000w"`);
+    expect(img).toContain(`srcSet="${[480, 664, 960, 1328, 1600].map((width) => `/images/${cover}/${width}w.jpeg ${width}w`).join(", ")}, /images/${cover}/2000x1000.jpeg 2000w"`);
     expect(img).toContain('alt=""');
     expect(img).toContain('fetchPriority="high"');
     expect(img).not.toContain("loading=");

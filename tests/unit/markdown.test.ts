@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markdownToHtml } from "~/lib/markdown";
 import { READER_CSS } from "~/server/public-site/reader-style";
-import { READER_COLUMN_SIZES } from "~/shared/responsive-images";
+import { READER_COLUMN_SIZES, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
 
 // Markdown's images of our own (docs/public-blog.md, Reading): a <picture> of their variants
 // (src/shared/images.ts), every other image as before, and nothing a source can inject.
@@ -20,33 +20,33 @@ describe("an image of our own", () => {
   it("a JPEG: AVIF and WebP sources, the JPEG variants and the original in the <img>, with its size, lazily", () => {
     expect(pictureOf(`![A cat](/images/${ID}/2000x1000.jpeg "On the mat")`)).toBe(
       "<picture>" +
-        `<source type="image/avif" srcset="${srcset("avif", [480, 960, 1600])}" ${SIZES}>` +
-        `<source type="image/webp" srcset="${srcset("webp", [480, 960, 1600])}" ${SIZES}>` +
+        `<source type="image/avif" srcset="${srcset("avif", [480, 664, 960, 1328, 1600])}" ${SIZES}>` +
+        `<source type="image/webp" srcset="${srcset("webp", [480, 664, 960, 1328, 1600])}" ${SIZES}>` +
         `<img src="/images/${ID}/2000x1000.jpeg" alt="A cat" title="On the mat" width="2000" height="1000" ` +
-        `srcset="${srcset("jpeg", [480, 960, 1600], "2000x1000.jpeg 2000w")}" ${SIZES} loading="lazy" decoding="async">` +
+        `srcset="${srcset("jpeg", [480, 664, 960, 1328, 1600], "2000x1000.jpeg 2000w")}" ${SIZES} loading="lazy" decoding="async">` +
         "</picture>",
     );
   });
 
-  it("a PNG wider than every variant width: all four widths", () => {
+  it("a PNG wider than every variant width: all six widths", () => {
     const html = pictureOf(`![](/images/${ID}/3000x2000.png)`)!;
-    expect(html).toContain(`<source type="image/avif" srcset="${srcset("avif", [480, 960, 1600, 2400])}"`);
-    expect(html).toContain(`<source type="image/webp" srcset="${srcset("webp", [480, 960, 1600, 2400])}"`);
-    expect(html).toContain(`srcset="${srcset("png", [480, 960, 1600, 2400], "3000x2000.png 3000w")}"`);
+    expect(html).toContain(`<source type="image/avif" srcset="${srcset("avif", [480, 664, 960, 1328, 1600, 2400])}"`);
+    expect(html).toContain(`<source type="image/webp" srcset="${srcset("webp", [480, 664, 960, 1328, 1600, 2400])}"`);
+    expect(html).toContain(`srcset="${srcset("png", [480, 664, 960, 1328, 1600, 2400], "3000x2000.png 3000w")}"`);
   });
 
   it("a WebP: an AVIF source; its own variants and original in the <img>", () => {
     const html = pictureOf(`![](/images/${ID}/1000x500.webp)`)!;
     expect(html.match(/<source /g)).toHaveLength(1);
-    expect(html).toContain(`<source type="image/avif" srcset="${srcset("avif", [480, 960])}"`);
-    expect(html).toContain(`<img src="/images/${ID}/1000x500.webp" alt="" width="1000" height="500" srcset="${srcset("webp", [480, 960], "1000x500.webp 1000w")}"`);
+    expect(html).toContain(`<source type="image/avif" srcset="${srcset("avif", [480, 664, 960])}"`);
+    expect(html).toContain(`<img src="/images/${ID}/1000x500.webp" alt="" width="1000" height="500" srcset="${srcset("webp", [480, 664, 960], "1000x500.webp 1000w")}"`);
   });
 
   it("an AVIF: its own source first (with the original), so the WebP source only serves browsers without AVIF", () => {
     const html = pictureOf(`![](/images/${ID}/1000x500.avif)`)!;
     expect([...html.matchAll(/<source type="([^"]+)" srcset="([^"]+)"/g)].map((match) => [match[1], match[2]])).toEqual([
-      ["image/avif", srcset("avif", [480, 960], "1000x500.avif 1000w")],
-      ["image/webp", srcset("webp", [480, 960])],
+      ["image/avif", srcset("avif", [480, 664, 960], "1000x500.avif 1000w")],
+      ["image/webp", srcset("webp", [480, 664, 960])],
     ]);
     expect(html).toContain(`<img src="/images/${ID}/1000x500.avif"`);
   });
@@ -57,13 +57,20 @@ describe("an image of our own", () => {
     expect(html).toContain(`srcset="${srcset("gif", [480], "600x400.gif 600w")}"`);
   });
 
+  it("a wide photo: modern candidates at the column's width and twice it, so desktops at 1× and 2× (phones at 3×, 1,050 px, take the latter) get sharp pixels", () => {
+    const column = (READER_PAGE_MAX_WIDTH_REM - 2 * READER_GUTTER_REM) * 16;
+    const widths = [...pictureOf(`![](/images/${ID}/4000x3000.jpeg)`)!.matchAll(/<source type="image\/avif" srcset="([^"]+)"/g)].flatMap((match) => [...match[1]!.matchAll(/ (\d+)w/g)].map((width) => Number(width[1])));
+    expect(widths).toContain(column);
+    expect(widths).toContain(2 * column);
+  });
+
   it("one narrower than every variant: its original alone, with its size", () => {
     expect(pictureOf(`![Icon](/images/${ID}/300x200.png)`)).toBe(`<img src="/images/${ID}/300x200.png" alt="Icon" width="300" height="200" loading="lazy" decoding="async">`);
   });
 
   it("an absolute URL under the app's origin stays absolute; a path becomes absolute when asked (feeds)", () => {
     const absolute = pictureOf(`![](${ORIGIN}/images/${ID}/1000x500.jpeg)`, { origin: ORIGIN })!;
-    expect(absolute).toContain(`<source type="image/webp" srcset="${srcset("webp", [480, 960], undefined, ORIGIN)}"`);
+    expect(absolute).toContain(`<source type="image/webp" srcset="${srcset("webp", [480, 664, 960], undefined, ORIGIN)}"`);
     expect(absolute).toContain(`<img src="${ORIGIN}/images/${ID}/1000x500.jpeg"`);
     expect(pictureOf(`![](/images/${ID}/1000x500.jpeg)`, { origin: ORIGIN, absoluteImageUrls: true })).toBe(absolute);
   });

@@ -17,6 +17,8 @@ export interface ImageStore {
   save(tx: Prisma.TransactionClient, imageId: string, files: StoredFile[]): Promise<void>;
   /** A file's bytes; null when there is no such file. */
   read(imageId: string, name: string): Promise<Buffer | null>;
+  /** The image's stored files' names and sizes in bytes. */
+  sizes(imageId: string): Promise<Map<string, number>>;
   /** Removes every file of these images (their rows are gone or going; PostgreSQL's files go with them). */
   remove(imageIds: string[]): Promise<void>;
 }

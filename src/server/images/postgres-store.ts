@@ -15,6 +15,10 @@ export function postgresImageStore(): ImageStore {
       const { rows } = await getSqlPool().query<{ data: Buffer }>(`SELECT "data" FROM "image_file" WHERE "imageId" = $1 AND "name" = $2`, [imageId, name]);
       return rows[0]?.data ?? null;
     },
+    async sizes(imageId) {
+      const { rows } = await getSqlPool().query<{ name: string; bytes: number }>(`SELECT "name", octet_length("data") AS "bytes" FROM "image_file" WHERE "imageId" = $1`, [imageId]);
+      return new Map(rows.map(({ name, bytes }) => [name, bytes]));
+    },
     async remove() {
       // The rows cascade from their image's.
     },

@@ -42,6 +42,11 @@ export function s3ImageStore(settings: Pick<Env, "S3_ENDPOINT" | "S3_REGION" | "
         throw error;
       }
     },
+    async sizes(imageId) {
+      const prefix = keyOf(imageId, "");
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      return new Map((listed.Contents ?? []).map(({ Key, Size }) => [Key!.slice(prefix.length), Size ?? 0]));
+    },
     async remove(imageIds) {
       for (const imageId of imageIds) {
         const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyOf(imageId, "") }));

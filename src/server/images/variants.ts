@@ -27,16 +27,22 @@ export async function makeImageVariants(db: Db, imageId: string): Promise<void> 
   const size = { width: image.width, height: image.height, format: image.format as ImageFormat };
   const original = await imageStore().read(imageId, originalFileName(size));
   if (!original) return;
-  const { files } = await processUpload(new Uint8Array(original), { accountId: image.userId, stage: "variants" });
+  const { files: made } = await processUpload(new Uint8Array(original), { accountId: image.userId, stage: "variants" });
   const store = imageStore();
+  // Those already stored stay as they are: an image made before the widths it lacks (the
+  // image_variant_ladder migration), or the files a run cut short left in S3. The image then counts
+  // every file its store holds.
+  const stored = await store.sizes(imageId);
+  const files = made.filter((file) => !stored.has(file.name));
   const adding = files.reduce((total, file) => total + file.data.byteLength, 0);
+  const storedBytes = [...stored.values()].reduce((total, bytes) => total + bytes, adding);
   const saved = await underAccountLock(db, image.userId, async (tx) => {
     // Deleted meanwhile, or made by another run: nothing to add.
     const current = await tx.image.findUnique({ where: { id: imageId }, select: { variantsPending: true } });
     if (!current?.variantsPending) return false;
     await assertUnderStorageQuota(tx, { id: image.userId, plan: image.user.plan as Plan }, adding);
     await store.save(tx, imageId, files);
-    await tx.image.update({ where: { id: imageId }, data: { variantsPending: false, storedBytes: { increment: adding } } });
+    await tx.image.update({ where: { id: imageId }, data: { variantsPending: false, storedBytes } });
     // The account's pages name the new variants from now on (no version: it has no public page).
     await tx.$executeRaw`SELECT "public_content_version_move"(ARRAY["userId"]) FROM "public_content_version" WHERE "userId" = ${image.userId}`;
     return true;

@@ -1,5 +1,6 @@
 import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
+import { articleHtml } from "./article-html";
 import { findMovedPublicBlog, findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
@@ -66,7 +67,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
-      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author });
+      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author });
       return makeAnswer(HTML, html, lastModified);
     }
     case "shareImage": {
@@ -79,7 +80,8 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       if (tag === null) return null;
       const blogs = await listFeedBlogs(pool, owner.id, route.tagSlug);
       if (blogs.length === 0) return null;
-      // Read away from the site: our images' URLs are absolute, like the feed's links.
+      // Read away from the site: our images' URLs are absolute, like the feed's links. Code stays
+      // plain: a feed reader shows its own styles, and no class of ours means anything there.
       const html = (content: string, imagesWithPendingVariants: string[]) => markdownToHtml(content, { origin, absoluteImageUrls: true, imagesWithPendingVariants });
       const text = renderFeed(route.format, {
         origin,
@@ -142,6 +144,6 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
 export async function previewPage(token: string, origin: string): Promise<string | null> {
   const blog = await findPreviewedBlog(getSqlPool(), token);
   if (!blog) return null;
-  const article = { ...blog, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author: { name: blog.authorName, handle: blog.authorHandle } };
+  const article = { ...blog, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author: { name: blog.authorName, handle: blog.authorHandle } };
   return renderPreviewPage(article, blog.expiresAt);
 }

@@ -62,7 +62,7 @@ function shareImage(origin: string, handle: string, blog: { blogSlug: string; co
  */
 function Picture({ image, sizes, className, priority = false }: { image: ImageReference; sizes: string; className: string; priority?: boolean }) {
   const { sources, img } = responsivePicture(image);
-  const loading = priority ? ({ fetchPriority: "high" } as const) : ({ loading: "lazy", decoding: "async" } as const);
+  const loading = priority ? ({ fetchPriority: "high", loading: "eager", decoding: "async" } as const) : ({ loading: "lazy", decoding: "async" } as const);
   return (
     <picture className={className}>
       {sources.map((source) => (

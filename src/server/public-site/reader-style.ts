@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { HIGHLIGHT_CSS } from "./code-highlighting";
 import { CARD_COVER_WIDTH_REM, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
 
 /**
@@ -11,11 +12,13 @@ import { CARD_COVER_WIDTH_REM, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } fr
  * column's width, and the cards' cover thumbnails', are those images' `sizes` describe
  * (src/shared/responsive-images.ts); images with their width and height keep their proportions as
  * they shrink, and thumbnails are cropped to one shape so the cards line up.
- * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts).
+ * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts); code
+ * blocks' follow the scheme too, their tokens' classes and colours from ./code-highlighting.ts.
+ * A heading's link to itself shows on hover and focus, and always where nothing hovers.
  */
 export const READER_CSS = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1e293b;--muted:#475569;--line:#e2e8f0;--link:#4338ca;--code-bg:#f1f5f9;--pre-bg:#0f172a;--pre-fg:#e2e8f0;--chip:#f1f5f9;--note:#fffbeb;--note-line:#fcd34d}
-@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--fg:#e2e8f0;--muted:#a3b1c6;--line:#334155;--link:#a5b4fc;--code-bg:#1e293b;--pre-bg:#020617;--pre-fg:#e2e8f0;--chip:#1e293b;--note:#422006;--note-line:#a16207}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1e293b;--muted:#475569;--line:#e2e8f0;--link:#4338ca;--code-bg:#f1f5f9;--chip:#f1f5f9;--note:#fffbeb;--note-line:#fcd34d}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1120;--fg:#e2e8f0;--muted:#a3b1c6;--line:#334155;--link:#a5b4fc;--code-bg:#1e293b;--chip:#1e293b;--note:#422006;--note-line:#a16207}}
 *,::before,::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
@@ -57,7 +60,11 @@ header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bot
 .markdown li+li{margin-top:.25rem}
 .markdown blockquote{margin-left:0;padding-left:1rem;border-left:4px solid var(--line);color:var(--muted);font-style:italic}
 .markdown code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.875em;background:var(--code-bg);border-radius:.25rem;padding:.125rem .25rem}
-.markdown pre{overflow-x:auto;background:var(--pre-bg);color:var(--pre-fg);border-radius:.375rem;padding:1rem;font-size:.875rem;line-height:1.6;tab-size:2}
+.markdown h2,.markdown h3,.markdown h4{scroll-margin-top:1rem}
+.heading-anchor{display:inline-block;min-width:24px;margin-left:.25rem;color:var(--muted);font-weight:400;text-decoration:none;text-align:center;opacity:0}
+.markdown :is(h2,h3,h4):hover .heading-anchor,.heading-anchor:focus-visible{opacity:1}
+@media (hover:none){.heading-anchor{opacity:1}}
+.markdown pre{overflow-x:auto;background:var(--pre-bg);color:var(--pre-fg);border:1px solid var(--line);border-radius:.375rem;padding:1rem;font-size:.875rem;line-height:1.6;tab-size:2}
 .markdown pre code{background:none;padding:0;font-size:inherit;color:inherit}
 .markdown img{max-width:100%;height:auto}
 .markdown hr{border:0;border-top:1px solid var(--line)}
@@ -65,6 +72,7 @@ header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bot
 .markdown th,.markdown td{border:1px solid var(--line);padding:.375rem .75rem}
 .markdown del{color:var(--muted)}
 .markdown li.task-list-item{list-style:none}
+${HIGHLIGHT_CSS}
 .markdown .footnotes{border-top:1px solid var(--line);padding-top:1rem;font-size:.9375rem;color:var(--muted)}
 @media print{
 :root{--bg:#fff;--fg:#000;--muted:#333;--link:#000;--pre-bg:#fff;--pre-fg:#000;--code-bg:#fff}
@@ -73,6 +81,7 @@ body{font-size:11pt}
 .site,.pages,.feeds,.tags{display:none}
 main{margin-top:0}
 .markdown pre{white-space:pre-wrap;border:1px solid #999}
+.heading-anchor{display:none}
 .markdown a[href^="http"]::after{content:" (" attr(href) ")";font-size:.85em;overflow-wrap:anywhere}
 h2,h3{break-after:avoid}
 pre,blockquote,img,table{break-inside:avoid}

@@ -26,7 +26,7 @@ export const imageSchema = z
     storedBytes: z.int().meta({ description: "Size of every file of the image, variants included: what the storage quota counts" }),
     variants: z.array(imageFileSchema).meta({
       description:
-        "Resized copies at 480, 960, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format: " +
+        "Resized copies at 480, 664, 960, 1328, 1600 and 2400 px wide (only those narrower than the image), in AVIF, WebP and the image's format: " +
         "those made so far (right after the upload, the 480 px one in the image's format; the rest within seconds)",
     }),
     createdAt: z.iso.datetime().meta({ description: "Upload time, ISO 8601" }),
