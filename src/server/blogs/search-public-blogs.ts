@@ -28,7 +28,7 @@ export function searchWords(q: string): string[] {
 const TS_QUERY = `(SELECT string_agg('''' || replace(replace("lexeme", '\\', '\\\\'), '''', '''''') || ''':*', ' & ') FROM unnest(to_tsvector('simple', $2)))::tsquery`;
 
 /** ts_headline's options: two short fragments, matches between the marks. */
-const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK_START}, StopSel=${SNIPPET_MARK_END}, MaxFragments=2, MaxWords=30, MinWords=12, ShortWord=2, FragmentDelimiter=" … "`;
+const HEADLINE_OPTIONS = `StartSel=${SNIPPET_MARK_START}, StopSel=${SNIPPET_MARK_END}, MaxFragments=2, MaxWords=30, MinWords=12, ShortWord=0, FragmentDelimiter=" … "`;
 
 /**
  * The text a snippet is cut from, of the blog row aliased `b`: 1,000 characters of its description
@@ -48,7 +48,7 @@ export interface SearchResult {
   title: string;
   blogSlug: string;
   publishedAt: Date;
-  /** Plain text, its matching words between SNIPPET_MARK_START and SNIPPET_MARK_END. */
+  /** Plain text on one line, its matching words between SNIPPET_MARK_START and SNIPPET_MARK_END; empty when the blog has no description or content. */
   snippet: string;
 }
 
@@ -96,5 +96,7 @@ export async function searchPublicBlogs(pool: SqlPool, ownerId: string, q: strin
   const words = searchWords(q);
   if (words.length === 0) return { results: [], hasOlder: false };
   const { rows } = await pool.query<SearchResult>(searchPublicBlogsSql(ownerId, q, words, page));
-  return { results: rows.slice(0, SEARCH_PAGE_SIZE), hasOlder: rows.length > SEARCH_PAGE_SIZE };
+  // The text's line breaks and the room left by Markdown's punctuation, as one space.
+  const results = rows.slice(0, SEARCH_PAGE_SIZE).map((row) => ({ ...row, snippet: row.snippet.replace(/\s+/g, " ").trim() }));
+  return { results, hasOlder: rows.length > SEARCH_PAGE_SIZE };
 }

@@ -391,7 +391,7 @@ export function renderSearchPage({ owner, q, page: number, hasOlder, results }: 
                 <h2>
                   <a href={`/${owner.handle}/${result.blogSlug}`}>{result.title}</a>
                 </h2>
-                <Snippet text={result.snippet} />
+                {result.snippet && <Snippet text={result.snippet} />}
                 <p className="meta">
                   <time dateTime={result.publishedAt.toISOString()}>{formatDate(result.publishedAt.toISOString())}</time>
                 </p>
