@@ -6,8 +6,8 @@ import { axeViolations, expectAccessible, pngBytes, signUp, uploadImage, VIEWPOR
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
  * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
  * (the API reference once Scalar has rendered), the public index, a public blog with a cover and
- * an image and a tag's page (in the dark scheme too), and a 404; then, in the dark scheme, the
- * sign-in pages and every dashboard page and dialog, each screenshot into test-results/. The
+ * an image, a tag's page and a search's results (in the dark scheme too), and a 404; then, in the
+ * dark scheme, the sign-in pages and every dashboard page and dialog, each screenshot into test-results/. The
  * theme control overrides the system's scheme, rendered by the server from its cookie.
  */
 
@@ -78,10 +78,13 @@ for (const viewport of VIEWPORTS) {
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
     await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
+    const searchPage = `/${owner.handle}/search?q=public`;
+    await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
     // The public pages follow the system's colour scheme: the dark one passes too.
     await page.emulateMedia({ colorScheme: "dark" });
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
+    await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
     await page.emulateMedia({ colorScheme: "light" });
     await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
 

@@ -173,6 +173,12 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_search_vector(title text, tags text[], description text, content text)
+ RETURNS tsvector
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+RETURN strip(to_tsvector('simple'::regconfig, ((((((title || ' '::text) || array_to_string(tags, ' '::text)) || ' '::text) || description) || ' '::text) || "left"(content, 100000))));
+
 CREATE OR REPLACE FUNCTION public.blog_slug_redirect_keep()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,7 +1,8 @@
 /**
  * `npm run lighthouse`: Lighthouse (mobile preset, its default: a mid-range phone on slow 4G with
  * simulated throttling) on the production build, in Debian's Chromium (or CHROMIUM_PATH), against
- * a public blog with a 20 KB Markdown body and its owner's index (docs/public-blog.md). Prints the
+ * a public blog with a 20 KB Markdown body, its owner's index and a search of their blogs
+ * (docs/public-blog.md). Prints the
  * four category scores of each, writes the JSON reports under lighthouse-reports/ (not in git),
  * and exits 1 when a target is missed: performance at least 95, the others 100. A fresh database
  * on DATABASE_URL's server (embedded PostgreSQL without one); SKIP_BUILD=1 reuses the last build.
@@ -41,7 +42,7 @@ const chrome = await chromeLauncher.launch({ chromePath: chromiumExecutable(), c
 let missed = false;
 try {
   await mkdir(REPORT_DIR, { recursive: true });
-  for (const [name, path] of [["post", "/ada-reader/notes-25"], ["index", "/ada-reader"]] as const) {
+  for (const [name, path] of [["post", "/ada-reader/notes-25"], ["index", "/ada-reader"], ["search", "/ada-reader/search?q=reading+part"]] as const) {
     const url = server.baseUrl + path;
     // Once unmeasured: the first request makes the page (a cache miss), which a reader rarely meets.
     await fetch(url);

@@ -4,6 +4,8 @@ import { tagsSchema } from "./tags";
 /** Slugs: lowercase letters and digits in groups joined by single hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX_LENGTH = 100;
+/** The longest search text `q` (as sent): the API's list and the public site's search. */
+export const MAX_SEARCH_LENGTH = 200;
 
 /**
  * The rules for every writable blog field (docs/api.md, writing rules), shared by the API, the dashboard and

@@ -131,7 +131,7 @@ describe("a public page", () => {
       expect(scripts.every((tag) => tag === '<script type="application/ld+json">'), path).toBe(true);
       expect(html).not.toMatch(/\/_next\//);
       const csp = response.headers.get("content-security-policy")!;
-      expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+      expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'$/);
       expect(csp).not.toContain("nonce");
       const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
       const { createHash } = await import("node:crypto");

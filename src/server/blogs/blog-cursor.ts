@@ -2,6 +2,7 @@ import "server-only";
 import { formatCalendarDate, parseCalendarDate } from "~/shared/calendar-date";
 import { BLOG_STATUSES, type BlogStatus } from "~/shared/blog-status";
 import { BLOG_SORTS, DEFAULT_BLOG_SORT_NAME, parseBlogSort, type BlogSort, type BlogSortName } from "~/shared/blog-sort";
+import { MAX_SEARCH_LENGTH } from "~/shared/blog-fields";
 import type { BlogListPosition, BlogListQuery } from "./blog-list-query";
 
 /**
@@ -27,8 +28,6 @@ export interface BlogCursor extends BlogListQuery, BlogListPosition {
 
 const VERSION = 2;
 const MAX_PAGE = 999_999_999;
-/** The longest search text `q` of a list. */
-export const MAX_SEARCH_LENGTH = 200;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function encodeBlogCursor(cursor: BlogCursor): string {

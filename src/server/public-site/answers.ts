@@ -6,8 +6,9 @@ import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
 import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
-import { makeAnswer, makeRedirect, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
-import { renderIndexPage, renderPostPage, renderPreviewPage } from "./pages";
+import { searchPublicBlogs } from "../blogs/search-public-blogs";
+import { makeAnswer, makeRedirect, publicPageCache, publicSearchCache, type CacheResult, type PublicAnswer } from "./cache";
+import { renderIndexPage, renderPostPage, renderPreviewPage, renderSearchPage } from "./pages";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
 import { readPublicContent } from "./replay-fence";
 import { renderShareImage } from "./share-image";
@@ -64,6 +65,13 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       if (blogs.length === 0) return null;
       return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }), lastModified);
     }
+    case "search": {
+      const { q, page } = route;
+      const { results, hasOlder } = q ? await searchPublicBlogs(pool, owner.id, q, page) : { results: [], hasOlder: false };
+      // Past the last page, as an index's: nothing there. The first page says that nothing matched.
+      if (page > 1 && results.length === 0) return null;
+      return makeAnswer(HTML, renderSearchPage({ owner: author, q, page, hasOlder, results }), lastModified);
+    }
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
@@ -109,6 +117,8 @@ function cacheKey(route: CachedRoute, origin: string): string {
       return `${origin} ${route.kind}`;
     case "index":
       return `${origin} index ${route.handle} ${route.tagSlug ?? ""} ${route.page}`;
+    case "search":
+      return `${origin} search ${route.handle} ${route.page} ${route.q}`;
     case "post":
     case "shareImage":
       return `${origin} ${route.kind} ${route.handle} ${route.blogSlug}`;
@@ -126,7 +136,8 @@ function cacheKey(route: CachedRoute, origin: string): string {
  * kept at is the one its content was read at.
  */
 export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
-  return publicPageCache.get(cacheKey(route, origin), async (kept) => {
+  const cache = route.kind === "search" ? publicSearchCache : publicPageCache;
+  return cache.get(cacheKey(route, origin), async (kept) => {
     if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
     if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await readPublicContent((pool) => sitemapIndex(pool, origin)) };
     return readPublicContent(async (pool) => {

@@ -23,6 +23,8 @@ import { log } from "../runtime/log";
 
 /** Bytes of answers kept (bodies and their compressed forms); the least recently used go first. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+/** Searches' answers are kept apart, in this many bytes, so that any number of queries never pushes a page out (docs/public-blog.md, Search). */
+const SEARCH_CACHE_BYTES = 4 * 1024 * 1024;
 /** A listener proven to deliver no longer ago than this is trusted (./change-listener.ts probes every 10 s). */
 export const LISTENER_TRUST_MS = 15_000;
 
@@ -88,7 +90,7 @@ const answerBytes = ({ answer }: Entry) => answer.body.length + (answer.gzip?.le
 const MAX_TRACKED_OWNERS = 100_000;
 
 export class PublicPageCache {
-  private readonly entries = new LRUCache<string, Entry>({ maxSize: CACHE_BYTES, sizeCalculation: answerBytes });
+  private readonly entries: LRUCache<string, Entry>;
   /** Loads under way, by key: concurrent misses of one answer share one. */
   private readonly loading = new Map<string, Promise<CacheResult | null>>();
   /** A logical clock: every change notice and every (re)start of listening moves it on. */
@@ -103,6 +105,10 @@ export class PublicPageCache {
 
   /** Told of every change learnt and whenever listening is proven anew (changes may have been missed before): ./replay-fence.ts holds read replicas back until they have replayed past it. */
   private readonly changeWatchers: (() => void)[] = [];
+
+  constructor(bytes = CACHE_BYTES) {
+    this.entries = new LRUCache<string, Entry>({ maxSize: bytes, sizeCalculation: answerBytes });
+  }
 
   watchChanges(watcher: () => void): void {
     this.changeWatchers.push(watcher);
@@ -193,5 +199,12 @@ export class PublicPageCache {
   }
 }
 
-/** The process's one cache. */
+/** The process's cache of pages, feeds, sitemaps and images. */
 export const publicPageCache = new PublicPageCache();
+
+/**
+ * The process's cache of search pages: told of no change (./change-listener.ts tells the pages'
+ * cache only), so each hit reads the account's content version first (one statement by unique
+ * key) and a kept answer is served only when made at that version: a change shows on the next search.
+ */
+export const publicSearchCache = new PublicPageCache(SEARCH_CACHE_BYTES);

@@ -9,7 +9,7 @@ import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
 import { previewPage, publicAnswer } from "./answers";
-import { renderNotFoundPage } from "./pages";
+import { renderNotFoundPage, renderSearchTooLongPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
 
@@ -31,9 +31,9 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while
 /**
  * Pages: no script at all, the one inline stylesheet by its hash, images from anywhere over https
  * (Markdown links them); connections to the site itself only (crawlers' tools, such as
- * Lighthouse, fetch robots.txt from the page).
+ * Lighthouse, fetch robots.txt from the page); forms sent to the site only (the search box).
  */
-const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 /** Feeds, sitemaps, robots.txt, images: nothing in them loads or runs. */
 const DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** Image files: immutable (src/shared/images.ts names them), kept by browsers and CDNs for a year. */
@@ -158,6 +158,9 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
   try {
     if (route === "notFound") return notFound(request);
     if (route.kind === "imageFile") return await imageFile(request, route);
+    if (route.kind === "search" && route.tooLong) {
+      return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderSearchTooLongPage(route.handle)));
+    }
     if (route.kind === "preview") {
       const page = await previewPage(route.token, request.origin);
       if (page === null) return notFound(request);

@@ -1,7 +1,9 @@
 import "server-only";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { formatDate, formatDateTime } from "~/lib/format";
+import { SNIPPET_MARK_END, SNIPPET_MARK_START, type SearchResult } from "../blogs/search-public-blogs";
+import { MAX_SEARCH_LENGTH } from "~/shared/blog-fields";
 import { imagePath, type ImageFormat, type ImageReference } from "~/shared/images";
 import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
 import { tagPagePath, tagSlug } from "~/shared/tags";
@@ -28,8 +30,8 @@ interface Head {
   description: string;
   /** Absolute; also og:url. Absent on pages that are nobody's address (a preview, a 404). */
   canonical?: string;
-  /** A preview is never indexed. */
-  noindex?: boolean;
+  /** The robots meta: previews and 404s are neither indexed nor followed, search answers not indexed. */
+  robots?: "noindex" | "noindex, nofollow";
   feeds?: { page: string; name: string };
   openGraph?: { type: "article" | "website"; image: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
   /** schema.org structured data. */
@@ -85,7 +87,7 @@ function Document({ head, children }: { head: Head; children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <meta name="description" content={description} />
-        {head.noindex && <meta name="robots" content="noindex, nofollow" />}
+        {head.robots && <meta name="robots" content={head.robots} />}
         {canonical && <link rel="canonical" href={canonical} />}
         {feeds &&
           (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
@@ -139,6 +141,24 @@ function SiteLink() {
   );
 }
 
+/** Page `number` of the results of an owner's search (docs/public-blog.md, Search). */
+function searchResultsPath(handle: string, q: string, number: number): string {
+  const query = new URLSearchParams({ q });
+  if (number > 1) query.set("page", String(number));
+  return `/${handle}/search?${query}`;
+}
+
+/** The search box of an owner's pages: a GET form, so it works without script. */
+function SearchForm({ handle, q = "" }: { handle: string; q?: string }) {
+  return (
+    <form role="search" className="search" action={`/${handle}/search`} method="get">
+      <label htmlFor="search-q">Search blogs</label>
+      <input id="search-q" type="search" name="q" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} />
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
 function FeedLinks({ page }: { page: string }) {
   return (
     <p className="feeds">
@@ -173,6 +193,7 @@ function Article({ article, banner }: { article: ArticleView; banner?: ReactNode
     <>
       {banner}
       <SiteLink />
+      <SearchForm handle={author.handle} />
       <main>
         <article>
           {cover && <Picture image={cover} sizes={READER_COLUMN_SIZES} className="cover" priority />}
@@ -244,7 +265,7 @@ export function renderPreviewPage(article: ArticleView, expiresAt: Date): string
       {formatDateTime(expiresAt.toISOString())}.
     </p>
   );
-  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, noindex: true }, <Article article={article} banner={banner} />);
+  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, robots: "noindex, nofollow" }, <Article article={article} banner={banner} />);
 }
 
 export interface IndexView {
@@ -279,6 +300,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
     head,
     <>
       <SiteLink />
+      <SearchForm handle={owner.handle} />
       <main>
         {tag ? (
           <>
@@ -320,10 +342,94 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
   );
 }
 
+export interface SearchView {
+  owner: Author;
+  /** Trimmed; empty: the page shows the search box only. */
+  q: string;
+  page: number;
+  hasOlder: boolean;
+  results: SearchResult[];
+}
+
+/** A snippet's text, its matching words marked (the marks are ts_headline's: src/server/blogs/search-public-blogs.ts). */
+function Snippet({ text }: { text: string }) {
+  const [before, ...marked] = text.split(SNIPPET_MARK_START);
+  return (
+    <p>
+      {before}
+      {marked.map((part, index) => {
+        const [word, after] = part.split(SNIPPET_MARK_END);
+        return (
+          <Fragment key={index}>
+            <mark>{word}</mark>
+            {after}
+          </Fragment>
+        );
+      })}
+    </p>
+  );
+}
+
+/** An owner's public blogs matching a search, newest first, a page at a time; never indexed. */
+export function renderSearchPage({ owner, q, page: number, hasOlder, results }: SearchView): string {
+  const searched = q ? `Search: ${q}${number > 1 ? `, page ${number}` : ""}` : "Search";
+  return page(
+    { title: `${searched} – ${owner.name}`, description: `Search the public blogs of ${owner.name}`, robots: "noindex" },
+    <>
+      <SiteLink />
+      <SearchForm handle={owner.handle} q={q} />
+      <main>
+        <h1>Search</h1>
+        <p className="meta">
+          {q ? (results.length > 0 ? "Blogs" : "No blog") : "Type words to find the blogs"} of <a href={`/${owner.handle}`}>{owner.name}</a>
+          {q && <> matching “{q}”</>}
+        </p>
+        {results.length > 0 && (
+          <ul className="list">
+            {results.map((result) => (
+              <li key={result.blogSlug}>
+                <h2>
+                  <a href={`/${owner.handle}/${result.blogSlug}`}>{result.title}</a>
+                </h2>
+                {result.snippet && <Snippet text={result.snippet} />}
+                <p className="meta">
+                  <time dateTime={result.publishedAt.toISOString()}>{formatDate(result.publishedAt.toISOString())}</time>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+        {(number > 1 || hasOlder) && (
+          <nav aria-label="Pages" className="pages">
+            {number > 1 ? <a href={searchResultsPath(owner.handle, q, number - 1)}>← Newer</a> : <span />}
+            <span>Page {number}</span>
+            {hasOlder ? <a href={searchResultsPath(owner.handle, q, number + 1)}>Older →</a> : <span />}
+          </nav>
+        )}
+      </main>
+    </>,
+  );
+}
+
+/** A search longer than the API's `q` allows (400): the search box again, and why. */
+export function renderSearchTooLongPage(handle: string): string {
+  return page(
+    { title: `Search too long · ${SITE_NAME}`, description: `A search is at most ${MAX_SEARCH_LENGTH} characters.`, robots: "noindex, nofollow" },
+    <>
+      <SiteLink />
+      <SearchForm handle={handle} />
+      <main>
+        <h1>Search too long</h1>
+        <p className="lede">A search is at most {MAX_SEARCH_LENGTH} characters. Try fewer words.</p>
+      </main>
+    </>,
+  );
+}
+
 /** The public site's 404: nothing says whether the account, the blog or the tag exists. */
 export function renderNotFoundPage(): string {
   return page(
-    { title: `Not found · ${SITE_NAME}`, description: "This page does not exist, or is not public.", noindex: true },
+    { title: `Not found · ${SITE_NAME}`, description: "This page does not exist, or is not public.", robots: "noindex, nofollow" },
     <>
       <SiteLink />
       <main>

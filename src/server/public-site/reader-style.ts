@@ -27,6 +27,12 @@ body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,
 .site-mark{display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.375rem;background:#4f46e5;color:#fff;font-size:.875rem;font-weight:700}
 a{color:var(--link)}
 a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2px}
+.search{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem;font-size:.9375rem}
+.search label{color:var(--muted)}
+.search input{flex:1 1 10rem;min-width:0;min-height:2.25rem;padding:.25rem .5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.375rem}
+.search button{min-height:2.25rem;padding:.25rem .875rem;font:inherit;font-weight:600;color:#fff;background:#4338ca;border:0;border-radius:.375rem;cursor:pointer}
+.search input:focus-visible,.search button:focus-visible{outline:2px solid var(--link);outline-offset:2px}
+mark{background:#fde68a;color:#1e293b;border-radius:2px}
 main{margin-top:2.5rem}
 h1{font-size:clamp(1.75rem,5vw,2.375rem);line-height:1.2;letter-spacing:-.01em;margin:0}
 .lede{font-size:1.1875rem;color:var(--muted);margin:.75rem 0 0}
@@ -78,7 +84,7 @@ ${HIGHLIGHT_CSS}
 :root{--bg:#fff;--fg:#000;--muted:#333;--link:#000;--pre-bg:#fff;--pre-fg:#000;--code-bg:#fff}
 body{font-size:11pt}
 .page{max-width:none;padding:0}
-.site,.pages,.feeds,.tags{display:none}
+.site,.search,.pages,.feeds,.tags{display:none}
 main{margin-top:0}
 .markdown pre{white-space:pre-wrap;border:1px solid #999}
 .heading-anchor{display:none}

@@ -1,5 +1,5 @@
 import "server-only";
-import { SLUG_PATTERN } from "~/shared/blog-fields";
+import { MAX_SEARCH_LENGTH, SLUG_PATTERN } from "~/shared/blog-fields";
 import { isReservedHandle, isValidHandle } from "~/shared/handle";
 import { formatOfFile, parseImageFilePath } from "~/shared/images";
 import { TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
@@ -15,6 +15,8 @@ export type PublicRoute =
   | { kind: "preview"; token: string }
   | { kind: "index"; handle: string; tagSlug?: string; page: number }
   | { kind: "post"; handle: string; blogSlug: string }
+  /** `q` trimmed, its white space runs made one space (one cache key per search); `tooLong`: over the API's limit as sent. */
+  | { kind: "search"; handle: string; q: string; page: number; tooLong: boolean }
   | { kind: "shareImage"; handle: string; blogSlug: string }
   | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
   | { kind: "sitemap"; handle: string }
@@ -33,6 +35,9 @@ export const FEED_FORMATS = {
   json: { file: "feed.json", contentType: "application/feed+json; charset=utf-8" },
 } as const;
 export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/** An owner's search page (docs/public-blog.md, Search): it takes the address a blog slugged `search` would have. */
+export const SEARCH_SEGMENT = "search";
 
 /** A blog's share image, below its page (docs/public-blog.md, Share images). */
 export const SHARE_IMAGE_FILE = "share-image.png";
@@ -60,6 +65,13 @@ function indexRoute(handle: string, search: URLSearchParams, tagSlug?: string): 
   return page === null ? "notFound" : { kind: "index", handle, ...(tagSlug !== undefined && { tagSlug }), page };
 }
 
+/** An owner's search, when `search` names a page of it; `q` as the API reads it (docs/api.md: at most MAX_SEARCH_LENGTH characters as sent, then trimmed). */
+function searchRoute(handle: string, search: URLSearchParams): PublicRoute | "notFound" {
+  const page = pageNumber(search);
+  const sent = search.get("q") ?? "";
+  return page === null ? "notFound" : { kind: "search", handle, q: sent.trim().replace(/\s+/g, " "), page, tooLong: sent.length > MAX_SEARCH_LENGTH };
+}
+
 /**
  * What `pathname` (with `search`) asks of the public site, or null when it is not one of its
  * addresses. An owner's addresses start with a valid, unreserved handle; their segments below
@@ -82,6 +94,7 @@ export function parsePublicRoute(pathname: string, search: URLSearchParams): Pub
   if (rest.length > 0) return "notFound";
   if (second === undefined) return indexRoute(handle, search);
   if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };
+  if (second === SEARCH_SEGMENT && third === undefined) return searchRoute(handle, search);
   const ownerFeed = feedFormatOf(second);
   if (ownerFeed && third === undefined) return { kind: "feed", handle, format: ownerFeed };
   if (second === "tags" && third !== undefined && isTagSlug(third)) {

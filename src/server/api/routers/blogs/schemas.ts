@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { blogFieldSchemas, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
-import { encodeBlogCursor, MAX_SEARCH_LENGTH, type BlogCursor } from "~/server/blogs/blog-cursor";
+import { blogFieldSchemas, MAX_SEARCH_LENGTH, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
+import { encodeBlogCursor, type BlogCursor } from "~/server/blogs/blog-cursor";
 import type { BlogListQuery } from "~/server/blogs/blog-list-query";
 import type { BlogView } from "~/server/blogs/blog-view";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
