@@ -5,6 +5,7 @@ import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
+import { viewsRouter } from "./routers/views";
 import { webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   tags: tagsRouter,
   usage: usageRouter,
+  views: viewsRouter,
   webhooks: webhooksRouter,
 });
 
