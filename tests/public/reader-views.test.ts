@@ -46,7 +46,7 @@ beforeAll(async () => {
   owner = await createTestAccount();
   first = await createPublicBlog(owner, { title: "First post", content: "One", tags: ["news"] });
   second = await createPublicBlog(owner, { title: "Second post", content: "Two" });
-});
+}, 60_000);
 
 describe("a reader's view", () => {
   it("counts GETs answered 200 or 304 to a browser, cache hits included, per post and in the total", async () => {

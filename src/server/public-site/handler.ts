@@ -176,7 +176,8 @@ export async function handlePublicRequest(
   if (route !== "notFound" && READER_PAGES.has(route.kind) && ownerId !== null && isReaderView(request.method, served.status, header("user-agent"))) {
     // Counted in memory, written in a batch: no database work on the page's path.
     const view = { accountId: ownerId, blogId, referrerHost: referrerHost(header("referer"), request.origin), at: new Date() };
-    waitUntil?.(viewBatcher(getSqlPool).record(view));
+    const written = viewBatcher(getSqlPool).record(view);
+    waitUntil?.(written);
   }
   return true;
 }
