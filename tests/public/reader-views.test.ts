@@ -112,9 +112,10 @@ describe("referrers", () => {
 
     const data = await views(reader);
     expect(data.total).toBe(9);
+    // Most views first, ties by host: none ("" as stored) before any.
     expect(data.referrers).toEqual([
-      { host: "news.example.com", views: 3 },
       { host: null, views: 3 },
+      { host: "news.example.com", views: 3 },
       { host: "search.example:8443", views: 2 },
       { host: "social.example", views: 1 },
     ]);
