@@ -7,7 +7,7 @@ import "server-only";
  */
 import type { SqlPool } from "~/server/db";
 import { createWriteBatcher, rowsInKeyOrder, type WriteBatcher } from "~/server/db/write-batcher";
-import { formatCalendarDate } from "~/shared/calendar-date";
+import { DAY_MS, formatCalendarDate } from "~/shared/calendar-date";
 
 export interface ReaderView {
   accountId: string;
@@ -62,13 +62,21 @@ async function writeRows(sql: SqlPool, statement: string, rows: Map<string, View
   await sql.query(statement, [sorted.map((r) => r.userId), sorted.map((r) => r.day), sorted.map((r) => r.key), sorted.map((r) => r.views)]);
 }
 
+/** The UTC day of `at`, YYYY-MM-DD, formatted once a day rather than once a view. */
+let lastDay = { number: -1, text: "" };
+function dayOf(at: Date): string {
+  const number = Math.floor(at.getTime() / DAY_MS);
+  if (number !== lastDay.number) lastDay = { number, text: formatCalendarDate(at) };
+  return lastDay.text;
+}
+
 export function createViewBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERVAL_MS): WriteBatcher<ReaderView> {
   return createWriteBatcher<ReaderView, PendingViews>({
     name: "views",
     intervalMs,
     start: () => ({ referrers: new Map(), blogs: new Map() }),
     add(batch, view) {
-      const day = formatCalendarDate(view.at);
+      const day = dayOf(view.at);
       addView(batch.referrers, view.accountId, day, view.referrerHost ?? NO_REFERRER_HOST);
       if (view.blogId !== null) addView(batch.blogs, view.accountId, day, view.blogId);
     },
