@@ -53,6 +53,14 @@ const WINDOW_MS = 3_600_000;
 const cpuProfile = (name: string) =>
   env.BENCH_CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROFILE_DIR}/${name}`] : [];
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",")) : undefined;
+/**
+ * Every request comes from a browser, from another site: the public pages count each as a reader's
+ * view (docs/public-blog.md, Views), referrer host included, as they would for real readers.
+ */
+const READER_HEADERS = {
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  referer: "https://news.example.com/front",
+};
 /** Clients uploading at once in g2: more than the one the server processes at a time, so its queue is never empty. */
 const UPLOADERS = 2;
 /** Photos uploaded one at a time on the idle server in (g2), each after the last one's variants were made. */
@@ -174,6 +182,12 @@ try {
     const versus = baseResult ? `; baseline ${baseResult.rps.toFixed(0)} req/s p50 ${baseResult.p50} ms p99 ${baseResult.p99} ms` : "";
     log(`${scenario.title}: app ${appResult.rps.toFixed(0)} req/s p50 ${appResult.p50} ms p99 ${appResult.p99} ms${versus}`);
   }
+  if (publicScenarios.some(wanted)) {
+    // The app writes its counted views about once a second: the last batch is in after that.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const { rows } = await db.query<{ views: string | null }>(`SELECT sum("views") AS "views" FROM "referrer_view_daily" WHERE "host" = 'news.example.com'`);
+    log(`readers' views counted by the app during the public scenarios: ${rows[0]?.views ?? 0}`);
+  }
   const uploads = photo && (!ONLY || ONLY.has("g2")) ? await uploadRun(app.baseUrl, apiScenarios("")[0]!, photo) : undefined;
   // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
   const memory = !ONLY || ONLY.has("e") ? await memoryRun(app.baseUrl, apiScenarios("")[0]!, appPid) : undefined;
@@ -266,7 +280,7 @@ function cannon(baseUrl: string, scenario: Scenario, seconds: number): Promise<a
         setupRequest: (req) => {
           const r = scenario.requests[next++ % scenario.requests.length]!;
           const key = r.key ? { "x-api-key": r.key, "content-type": "application/json" } : {};
-          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, ...key } };
+          return { ...req, method: "GET", path: r.path, headers: { ...req.headers, ...READER_HEADERS, ...key } };
         },
       },
     ],

@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard/images", label: "Images", match: (p: string) => p.startsWith("/dashboard/images") },
   { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
+  { href: "/dashboard/readers", label: "Readers", match: (p: string) => p.startsWith("/dashboard/readers") },
   { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
   { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
   { href: "/dashboard/account", label: "Account", match: (p: string) => p.startsWith("/dashboard/account") },

@@ -1,10 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { Button } from "~/components/ui/button";
+import { useState } from "react";
 import { Card, CardTitle, EmptyState, Skeleton } from "~/components/ui/card";
-import { Field, Input } from "~/components/ui/input";
 import { Table, TBody, Td, Th, THead, Tr } from "~/components/ui/table";
 import { LocalTime } from "~/components/ui/local-time";
 import { PLAN_HOURLY_LIMITS, PLAN_NAMES, PLANS, type Plan } from "~/shared/plans";
@@ -12,12 +10,10 @@ import { api, fieldErrors } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
 import { OUTCOMES, UsageChart } from "./usage-chart";
+import { RANGE_FIELDS, RangePicker, type Range } from "./range-picker";
 
 /** From this share of the hourly budget on, the page warns. */
 const BUDGET_WARNING_SHARE = 0.8;
-const RANGE_FIELDS = ["from", "to"] as const;
-
-type Range = { from?: string; to?: string };
 
 export function UsagePanel() {
   const [range, setRange] = useState<Range>({});
@@ -211,38 +207,5 @@ function NextPlan({ plan }: { plan: Plan }) {
         ? `${PLAN_NAMES[next]} would give ${PLAN_HOURLY_LIMITS[next].toLocaleString("en")} requests an hour.`
         : "The largest plan: ask us if you need more."}
     </p>
-  );
-}
-
-/** The analytics range: two UTC days, both inclusive (the API's from/to); empty means the last 30 days. */
-function RangePicker({ range, errors, onChange }: { range: Range; errors: Partial<Record<"from" | "to" | "form", string>>; onChange: (range: Range) => void }) {
-  const [values, setValues] = useState({ from: range.from ?? "", to: range.to ?? "" });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onChange({ from: values.from || undefined, to: values.to || undefined });
-  };
-  return (
-    <form onSubmit={submit} noValidate aria-label="Date range" className="flex flex-wrap items-end gap-x-4 gap-y-1">
-      <Field label="From (UTC)" error={errors.from}>
-        {(props) => <Input {...props} type="date" value={values.from} onChange={(e) => setValues((v) => ({ ...v, from: e.target.value }))} />}
-      </Field>
-      <Field label="To (UTC)" error={errors.to}>
-        {(props) => <Input {...props} type="date" value={values.to} onChange={(e) => setValues((v) => ({ ...v, to: e.target.value }))} />}
-      </Field>
-      <div className="flex gap-2 pb-5">
-        <Button type="submit" variant="secondary">
-          Show
-        </Button>
-        <Button
-          variant="ghost"
-          onClick={() => {
-            setValues({ from: "", to: "" });
-            onChange({});
-          }}
-        >
-          Last 30 days
-        </Button>
-      </div>
-    </form>
   );
 }

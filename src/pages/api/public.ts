@@ -7,7 +7,7 @@
  * same addresses before Next (src/server/http/server.ts), with the same handler.
  */
 import type { NextApiRequest, NextApiResponse } from "next";
-import { addCacheTag } from "@vercel/functions";
+import { addCacheTag, waitUntil } from "@vercel/functions";
 import { accountCacheTag, siteWideCacheTag, handlePublicRequest, PUBLIC_URL_HEADER } from "@blogmgr/server";
 
 export const config = { api: { bodyParser: false, externalResolver: true, responseLimit: false } };
@@ -19,5 +19,7 @@ export default async function handler(req: NextApiRequest, res: NextApiResponse)
     url: typeof url === "string" ? url : "/api/public",
     unclaimed: true,
     onAnswer: (ownerId) => addCacheTag(ownerId ? accountCacheTag(ownerId) : siteWideCacheTag),
+    // A reader's view is written in a batch after the answer: the function lives until it is.
+    waitUntil,
   });
 }

@@ -6,6 +6,7 @@ import { keysRouter } from "./routers/keys";
 import { publicationRouter } from "./routers/publication";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
+import { viewsRouter } from "./routers/views";
 import { webhooksRouter } from "./routers/webhooks";
 import { createTRPCRouter } from "./trpc";
 
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   publication: publicationRouter,
   tags: tagsRouter,
   usage: usageRouter,
+  views: viewsRouter,
   webhooks: webhooksRouter,
 });
 

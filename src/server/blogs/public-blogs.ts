@@ -69,6 +69,7 @@ export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: numb
 /** One public blog of the account by its slug (the unique key ("userId", "blogSlug")); null when unknown or not public. */
 export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: string) {
   const { rows } = await pool.query<{
+    id: string;
     title: string;
     description: string;
     content: string;
@@ -80,7 +81,7 @@ export async function findPublicBlog(pool: SqlPool, ownerId: string, blogSlug: s
     cover: CoverImage | null;
     imagesWithPendingVariants: string[];
   }>(
-    `SELECT b."title", b."description", b."content", b."seoTitle", b."seoDescription", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT},
+    `SELECT b."id", b."title", b."description", b."content", b."seoTitle", b."seoDescription", b."tags", b."publishedAt", b."updatedAt", ${COVER_SELECT},
        ${PENDING_VARIANTS_SELECT}
      FROM "blog" AS b WHERE b."userId" = $1 AND b."blogSlug" = $2 AND b."isPublic"`,
     [ownerId, blogSlug],

@@ -22,6 +22,7 @@ import { createInFlight } from "./in-flight";
 import { listenHostname } from "./listen-address";
 import { log } from "../runtime/log";
 import { usageBatcher } from "../usage/usage-batch";
+import { viewBatcher } from "../views/view-batch";
 import { startJobWorker } from "../jobs/worker";
 import { publicPageCache } from "../public-site/cache";
 import { listenForPublicChanges } from "../public-site/change-listener";
@@ -111,7 +112,7 @@ const webhookWorker =
  * SIGTERM drains (docs/deploying.md, Graceful shutdown): the health check answers 503 for
  * SHUTDOWN_DELAY_SECONDS while requests are still served, so a balancer stops sending any; then
  * the server stops accepting, lets the requests it is answering and their after-response work
- * finish (at most DRAIN_LIMIT_MS), writes the batched usage and request log, lets the job worker
+ * finish (at most DRAIN_LIMIT_MS), writes the batched usage, request log and readers' views, lets the job worker
  * finish its jobs, and exits.
  */
 async function shutdown(signal: string) {
@@ -130,8 +131,8 @@ async function shutdown(signal: string) {
   if (!drained) log.warn({ requests: inFlight.size }, "drain limit reached: closing the connections of unfinished requests");
   server.closeAllConnections();
   await changeListener?.stop();
-  // The batched usage and request log of the last second are written, not lost with the process.
-  await usageBatcher(getSqlPool).flush();
+  // The batched usage, request log and views of the last second are written, not lost with the process.
+  await Promise.all([usageBatcher(getSqlPool).flush(), viewBatcher(getSqlPool).flush()]);
   // Jobs in flight finish; queued ones stay queued for the other instances or the next start.
   await webhookWorker?.stop();
   await app.close();

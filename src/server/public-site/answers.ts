@@ -76,7 +76,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
       const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author });
-      return makeAnswer(HTML, html, lastModified);
+      return { ...makeAnswer(HTML, html, lastModified), blogId: blog.id };
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);

@@ -37,6 +37,8 @@ export interface PublicAnswer {
   /** Weak (the compressed forms share it), from the body's SHA-256. */
   etag: string;
   lastModified: Date;
+  /** The post a page shows, for its readers' views (src/server/views/); absent on other answers. */
+  blogId?: string;
   /** A moved blog's old address (docs/public-blog.md, Moved blogs): answered 301 to this path, the body a note naming it. */
   location?: string;
 }

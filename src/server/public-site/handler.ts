@@ -4,6 +4,9 @@ import { contentTypeOf, formatOfFile } from "~/shared/images";
 import { headerNamesTag, namesEntityTagsOnly } from "../http/entity-tags";
 import { readImageFile } from "../images/store";
 import { log } from "../runtime/log";
+import { getSqlPool } from "../db";
+import { isReaderView, referrerHost } from "../views/reader-views";
+import { viewBatcher } from "../views/view-batch";
 import { requestOrigin } from "../http/public-origin";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
@@ -49,20 +52,34 @@ interface PublicRequest {
   origin: string;
 }
 
+/** What an answer shows. */
+interface Shown {
+  /** The account whose content it is, for a CDN's cache tags and readers' views; null for site-wide or uncached answers. */
+  ownerId: string | null;
+  /** The post a page shows, for its views. */
+  blogId: string | null;
+}
+const NOTHING_SHOWN: Shown = { ownerId: null, blogId: null };
+
 interface PublicResponse {
   status: number;
   headers: Record<string, string>;
   /** Null for HEAD and 304. */
   body: Buffer | null;
-  /** The account whose content it shows, for a CDN's cache tags; null for site-wide or uncached answers. */
-  ownerId: string | null;
+  shown: Shown;
 }
 
-function respond(request: PublicRequest, status: number, headers: Record<string, string>, body: Buffer | null, ownerId: string | null = null): PublicResponse {
+function respond(request: PublicRequest, status: number, headers: Record<string, string>, body: Buffer | null, shown = NOTHING_SHOWN): PublicResponse {
   const all = { ...SECURITY_HEADERS, ...headers };
   if (body !== null) all["Content-Length"] = String(body.length);
-  return { status, headers: all, body: request.method === "HEAD" ? null : body, ownerId };
+  return { status, headers: all, body: request.method === "HEAD" ? null : body, shown };
 }
+
+/**
+ * The routes whose pages are a reader's views (docs/public-blog.md, Views): not feeds, sitemaps,
+ * images, share images or previews.
+ */
+const READER_PAGES: ReadonlySet<PublicRoute["kind"]> = new Set(["index", "post", "search"]);
 
 const html = (text: string) => Buffer.from(text);
 let notFoundPage: Buffer | undefined;
@@ -90,6 +107,7 @@ function isNotModified(request: PublicRequest, answer: PublicAnswer): boolean {
 }
 
 function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResult): PublicResponse {
+  const shown = { ownerId, blogId: answer.blogId ?? null };
   const headers: Record<string, string> = {
     "X-Cache": cache,
     "Cache-Control": PUBLIC_CACHE_CONTROL,
@@ -98,14 +116,14 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
     "Content-Security-Policy": answer.contentType.startsWith("text/html") ? PAGE_CSP : DOCUMENT_CSP,
   };
   // A moved blog's old address: always the redirect (a 304 would leave a client on an address that moved).
-  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, ownerId);
+  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, shown);
   if (answer.gzip) headers.Vary = "Accept-Encoding";
-  if (isNotModified(request, answer)) return respond(request, 304, headers, null, ownerId);
+  if (isNotModified(request, answer)) return respond(request, 304, headers, null, shown);
   headers["Content-Type"] = answer.contentType;
   const acceptEncoding = request.header("accept-encoding");
-  if (answer.br && accepts(acceptEncoding, "br")) return respond(request, 200, { ...headers, "Content-Encoding": "br" }, answer.br, ownerId);
-  if (answer.gzip && accepts(acceptEncoding, "gzip")) return respond(request, 200, { ...headers, "Content-Encoding": "gzip" }, answer.gzip, ownerId);
-  return respond(request, 200, headers, answer.body, ownerId);
+  if (answer.br && accepts(acceptEncoding, "br")) return respond(request, 200, { ...headers, "Content-Encoding": "br" }, answer.br, shown);
+  if (answer.gzip && accepts(acceptEncoding, "gzip")) return respond(request, 200, { ...headers, "Content-Encoding": "gzip" }, answer.gzip, shown);
+  return respond(request, 200, headers, answer.body, shown);
 }
 
 /**
@@ -130,12 +148,18 @@ async function imageFile(request: PublicRequest, { imageId, file }: { imageId: s
  * Answers `req` when `url` (path and query) is one of the public site's addresses, or when
  * `unclaimed` (no other route of the app wants it: then a 404 at worst); returns false, having
  * answered nothing, otherwise. `onAnswer` learns whose content a cacheable answer shows before
- * it is sent (Vercel's CDN cache tags).
+ * it is sent (Vercel's CDN cache tags); `waitUntil` is handed the write of a reader's view, which
+ * a serverless host must let finish after the answer (the production server flushes at shutdown).
  */
 export async function handlePublicRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  { url = req.url ?? "/", unclaimed = false, onAnswer }: { url?: string; unclaimed?: boolean; onAnswer?: (ownerId: string | null) => Promise<void> } = {},
+  {
+    url = req.url ?? "/",
+    unclaimed = false,
+    onAnswer,
+    waitUntil,
+  }: { url?: string; unclaimed?: boolean; onAnswer?: (ownerId: string | null) => Promise<void>; waitUntil?: (work: Promise<void>) => void } = {},
 ): Promise<boolean> {
   // A request target no URL parser accepts is no public address; Next answers it.
   if (!URL.canParse(url, "http://x")) return false;
@@ -145,9 +169,16 @@ export async function handlePublicRequest(
   const header = (name: string) => headerValue(req.headers, name);
   const request = { method: req.method ?? "GET", header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
   const served = await answerRoute(request, pathname, route);
-  if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.ownerId);
+  if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.shown.ownerId);
   res.writeHead(served.status, served.headers);
   res.end(served.body);
+  const { ownerId, blogId } = served.shown;
+  if (route !== "notFound" && READER_PAGES.has(route.kind) && ownerId !== null && isReaderView(request.method, served.status, header("user-agent"))) {
+    // Counted in memory, written in a batch: no database work on the page's path.
+    const view = { accountId: ownerId, blogId, referrerHost: referrerHost(header("referer"), request.origin), at: new Date() };
+    const written = viewBatcher(getSqlPool).record(view);
+    waitUntil?.(written);
+  }
   return true;
 }
 

@@ -52,6 +52,13 @@ function addDays(day: Date, days: number): Date {
   return new Date(day.getTime() + days * DAY_MS);
 }
 
+/** Each day of the range, ascending, as YYYY-MM-DD. */
+export function calendarDays({ from, to }: DayRange): string[] {
+  const days: string[] = [];
+  for (let day = startOfUtcDay(from); day.getTime() <= to.getTime(); day = addDays(day, 1)) days.push(formatCalendarDate(day));
+  return days;
+}
+
 /** How many days the range holds, both bounds included. */
 export function daysInRange({ from, to }: DayRange): number {
   return Math.round((startOfUtcDay(to).getTime() - startOfUtcDay(from).getTime()) / DAY_MS) + 1;
@@ -148,8 +155,7 @@ function summarize(from: Date, to: Date, [perDay, perKey, perEndpoint, keys]: Aw
   );
   const daily: Analytics["daily"] = [];
   const totals = { ...ZERO };
-  for (let day = from; day.getTime() <= to.getTime(); day = addDays(day, 1)) {
-    const date = formatCalendarDate(day);
+  for (const date of calendarDays({ from, to })) {
     const counts = byDay.get(date) ?? ZERO;
     daily.push({ date, ...counts });
     for (const field of Object.keys(totals) as (keyof UsageCounts)[]) totals[field] += counts[field];

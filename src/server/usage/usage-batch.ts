@@ -1,8 +1,7 @@
 import "server-only";
 /**
- * Usage records are aggregated in memory and written in one statement about once a second,
- * instead of one upsert per request: under load, many requests of one account, key and endpoint
- * would otherwise queue on the same usage_daily row. A request's record resolves when the batch
+ * Usage records are aggregated in memory and written in one statement about once a second
+ * (src/server/db/write-batcher.ts), instead of one upsert per request. A request's record resolves when the batch
  * holding it is written, so the pending-writes tracker (analytics' read-your-writes) keeps
  * working; an analytics read asks for an immediate flush instead of waiting for the timer.
  * The same flush writes each request to the request log and deletes each account's entries beyond
@@ -11,6 +10,7 @@ import "server-only";
 import type { SqlPool } from "~/server/db";
 import { formatCalendarDate } from "~/shared/calendar-date";
 import { log } from "~/server/runtime/log";
+import { createWriteBatcher, rowsInKeyOrder, type WriteBatcher } from "~/server/db/write-batcher";
 import type { UsageCounts } from "./analytics";
 import { onUsageSettleRequested } from "./pending-writes";
 import { outcomeOf, type ApiRequestRecord } from "./record-request";
@@ -53,68 +53,19 @@ const FLUSH_INTERVAL_MS = 1_000;
 const MAX_BATCH_ROWS = 2_000;
 const MAX_BATCH_REQUESTS = 5_000;
 
-interface Batch {
+interface PendingUsage {
   rows: Map<string, { userId: string; day: string; keyId: string; method: string; path: string } & UsageCounts>;
   requests: ApiRequestRecord[];
-  written: Promise<void>;
-  resolve: () => void;
 }
 
-export interface UsageBatcher {
-  /** Adds one request; resolves once it is written (or its write failed, which is logged). */
-  record(record: ApiRequestRecord): Promise<void>;
-  /** Writes what is pending now. */
-  flush(): Promise<void>;
-}
+export type UsageBatcher = WriteBatcher<ApiRequestRecord>;
 
 export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERVAL_MS): UsageBatcher {
-  let current: Batch | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-
-  function newBatch(): Batch {
-    let resolve!: () => void;
-    const written = new Promise<void>((r) => (resolve = r));
-    return { rows: new Map(), requests: [], written, resolve };
-  }
-
-  async function flush(): Promise<void> {
-    const batch = current;
-    if (!batch) return;
-    current = undefined;
-    clearTimeout(timer);
-    timer = undefined;
-    // Sorted by key: concurrent flushes (other instances) lock the same rows in the same order.
-    const rows = [...batch.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-    try {
-      await sql().query(USAGE_FLUSH_SQL, [
-        rows.map((r) => r.userId),
-        rows.map((r) => r.day),
-        rows.map((r) => r.keyId),
-        rows.map((r) => r.method),
-        rows.map((r) => r.path),
-        rows.map((r) => r.requests),
-        rows.map((r) => r.succeeded),
-        rows.map((r) => r.clientErrors),
-        rows.map((r) => r.serverErrors),
-        rows.map((r) => r.rateLimited),
-        rows.map((r) => r.notModified),
-      ]);
-    } catch (error) {
-      log.error({ err: error, rows: rows.length }, "could not record usage rows");
-    }
-    try {
-      await writeRequestLog(sql(), batch.requests);
-    } catch (error) {
-      log.error({ err: error, requests: batch.requests.length }, "could not write the request log");
-    } finally {
-      batch.resolve();
-    }
-  }
-
-  return {
-    record(record) {
-      current ??= newBatch();
-      const batch = current;
+  return createWriteBatcher<ApiRequestRecord, PendingUsage>({
+    name: "usage",
+    intervalMs,
+    start: () => ({ rows: new Map(), requests: [] }),
+    add(batch, record) {
       const day = formatCalendarDate(record.at);
       const id = `${record.accountId}\u0000${day}\u0000${record.keyId}\u0000${record.method}\u0000${record.path}`;
       let row = batch.rows.get(id);
@@ -125,12 +76,34 @@ export function createUsageBatcher(sql: () => SqlPool, intervalMs = FLUSH_INTERV
       row.requests += 1;
       row[outcomeOf(record.status)] += 1;
       batch.requests.push(record);
-      if (batch.rows.size >= MAX_BATCH_ROWS || batch.requests.length >= MAX_BATCH_REQUESTS) void flush();
-      else timer ??= setTimeout(() => void flush(), intervalMs);
-      return batch.written;
     },
-    flush,
-  };
+    full: (batch) => batch.rows.size >= MAX_BATCH_ROWS || batch.requests.length >= MAX_BATCH_REQUESTS,
+    async write(batch) {
+      const rows = rowsInKeyOrder(batch.rows);
+      try {
+        await sql().query(USAGE_FLUSH_SQL, [
+          rows.map((r) => r.userId),
+          rows.map((r) => r.day),
+          rows.map((r) => r.keyId),
+          rows.map((r) => r.method),
+          rows.map((r) => r.path),
+          rows.map((r) => r.requests),
+          rows.map((r) => r.succeeded),
+          rows.map((r) => r.clientErrors),
+          rows.map((r) => r.serverErrors),
+          rows.map((r) => r.rateLimited),
+          rows.map((r) => r.notModified),
+        ]);
+      } catch (error) {
+        log.error({ err: error, rows: rows.length }, "could not record usage rows");
+      }
+      try {
+        await writeRequestLog(sql(), batch.requests);
+      } catch (error) {
+        log.error({ err: error, requests: batch.requests.length }, "could not write the request log");
+      }
+    },
+  });
 }
 
 async function writeRequestLog(sql: SqlPool, requests: ApiRequestRecord[], keep = REQUEST_LOG_PER_ACCOUNT): Promise<void> {
