@@ -19,7 +19,8 @@ beforeAll(async () => {
   ann = await createTestAccount();
   annCookie = await signIn(ann);
   annName = (await db().user.findUniqueOrThrow({ where: { id: ann.id } })).name;
-});
+  // Signing in hashes a password: slow on a loaded machine.
+}, 60_000);
 
 describe("GET /api/v1/publication", () => {
   it("answers the defaults before any change: the owner's name, en, UTC, nothing else", async () => {
@@ -103,7 +104,8 @@ describe("publication.update", () => {
   ])("refuses %s %j with 400 INVALID_PARAMETER on that field", async (field, value) => {
     const before = expectSuccess(await call("/publication", { key: ann.key })).publication;
     const answer = await update(annCookie, { [field]: value });
-    expect(refusal(answer)).toEqual({ status: 400, apiCode: "INVALID_PARAMETER", field });
+    // A list's item is named by its index (socialLinks.0), the list itself when it is too long.
+    expect({ ...refusal(answer), field: answer.body.error.data.field.split(".")[0] }).toEqual({ status: 400, apiCode: "INVALID_PARAMETER", field });
     expect(typeof answer.body.error.data.details).toBe("string");
     expect(expectSuccess(await call("/publication", { key: ann.key })).publication).toEqual(before);
   });
