@@ -165,7 +165,7 @@ function PublicationEditor({ saved, ownerName, handle, domainSection }: { saved:
                 setErrors({});
               }}
             >
-              Discard changes
+              Discard
             </Button>
             <Button type="submit" loading={save.isPending} disabled={!dirty}>
               Save publication
@@ -312,7 +312,7 @@ function moved<T>(rows: T[], index: number, step: number): T[] {
 /** A row's move and remove buttons, named after the row for screen readers. */
 function RowActions({ name, index, count, onMove, onRemove }: { name: string; index: number; count: number; onMove: (step: number) => void; onRemove: () => void }) {
   return (
-    <div className="flex shrink-0 items-end gap-1 pb-5">
+    <div className="flex shrink-0 gap-1 sm:pt-6">
       <Button variant="ghost" size="sm" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(-1)}>
         ↑
       </Button>
@@ -336,7 +336,7 @@ function NavigationRows({ rows, errors, onChange }: { rows: PublicationFormValue
           const name = `link ${index + 1}${row.label.trim() ? ` (${row.label.trim()})` : ""}`;
           const update = (change: Partial<typeof row>) => onChange(rows.map((r) => (r.key === row.key ? { ...r, ...change } : r)));
           return (
-            <li key={row.key} className="flex flex-wrap items-start gap-x-2 rounded-md border border-slate-200 p-3 sm:flex-nowrap">
+            <li key={row.key} className="flex flex-col gap-x-2 rounded-md border border-slate-200 p-3 sm:flex-row sm:items-start">
               <div className="grid min-w-0 flex-1 gap-x-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
                 <Field label={`Label ${index + 1}`} error={errors[`navigation.${index}.label`]}>
                   {(props) => <Input {...props} value={row.label} maxLength={PUBLICATION_LIMITS.navigationLabel} onChange={(e) => update({ label: e.target.value })} />}
@@ -370,7 +370,7 @@ function SocialLinkRows({ rows, errors, onChange }: { rows: PublicationFormValue
       {rows.length === 0 && <p className="text-sm text-slate-600">No social links yet.</p>}
       <ol className="space-y-2">
         {rows.map((row, index) => (
-          <li key={row.key} className="flex items-start gap-x-2">
+          <li key={row.key} className="flex flex-col gap-x-2 sm:flex-row sm:items-start">
             <div className="min-w-0 flex-1">
               <Field label={`Profile ${index + 1}`} error={errors[`socialLinks.${index}`]}>
                 {(props) => (
@@ -442,7 +442,7 @@ function PublicationPreview({ values, handle }: { values: PublicationFormValues;
       </div>
       <div id={panelId} className={cn(shown ? "block" : "hidden", "space-y-2 xl:block")}>
         <p className="text-sm text-slate-600">
-          Your home page, /{handle}, with the changes above, before you save them.{" "}
+          Your home page, /{handle}, with your changes, before you save them.{" "}
           <span aria-live="polite">{preview.isFetching ? "Updating…" : ""}</span>
         </p>
         {preview.error && (
