@@ -55,6 +55,8 @@ describe("a key caller", () => {
       "keys.list",
       "keys.roll",
       "keys.update",
+      "publication.preview",
+      "publication.update",
       "usage.analytics",
       "usage.rateLimit",
       "webhooks.create",

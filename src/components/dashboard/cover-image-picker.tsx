@@ -18,11 +18,25 @@ import { LoadError } from "./load-error";
 
 const PAGE_SIZE = 12;
 
+const COVER_PURPOSE = "it shows above the blog and beside it in your blog's index.";
+
 /**
- * A blog's cover image: its thumbnail, a dialog to choose one of the account's images or upload a
- * new one, and removal. `imageId` is the chosen image's id, or null for none.
+ * An image of the account in one role (a blog's cover, the publication's logo or icon): its
+ * thumbnail, a dialog to choose one of the account's images or upload a new one, and removal.
+ * `imageId` is the chosen image's id, or null for none; `noun` names the role in every label, and
+ * `purpose` says in the dialog where the image shows.
  */
-export function CoverImagePicker({ imageId, onChange }: { imageId: string | null; onChange: (imageId: string | null) => void }) {
+export function CoverImagePicker({
+  imageId,
+  onChange,
+  noun = "cover",
+  purpose = COVER_PURPOSE,
+}: {
+  imageId: string | null;
+  onChange: (imageId: string | null) => void;
+  noun?: string;
+  purpose?: string;
+}) {
   const [open, setOpen] = useState(false);
   const chooseId = useId();
   const chosen = useQuery({
@@ -39,15 +53,15 @@ export function CoverImagePicker({ imageId, onChange }: { imageId: string | null
   return (
     <div className="space-y-3">
       {imageId === null ? (
-        <p className="text-sm text-slate-600">No cover image.</p>
+        <p className="text-sm text-slate-600">No {noun} image.</p>
       ) : chosen.data ? (
-        <div className="flex items-center gap-3" data-testid="cover-image">
+        <div className="flex items-center gap-3" data-testid={`${noun}-image`}>
           <ImageThumbnail image={chosen.data} className="h-20 w-28 shrink-0 rounded border border-slate-200" />
           <p className="text-xs text-slate-600">{describeImage(chosen.data)}</p>
         </div>
       ) : chosen.error ? (
         <p role="alert" className="text-sm text-red-600">
-          Couldn&apos;t show the cover: {errorMessage(chosen.error)}
+          Couldn&apos;t show the {noun}: {errorMessage(chosen.error)}
         </p>
       ) : (
         <Skeleton className="h-20 w-28" />
@@ -56,21 +70,21 @@ export function CoverImagePicker({ imageId, onChange }: { imageId: string | null
         <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
           <DialogPrimitive.Trigger asChild>
             <Button id={chooseId} variant="secondary" size="sm">
-              {imageId === null ? "Choose cover" : "Change cover"}
+              {imageId === null ? `Choose ${noun}` : `Change ${noun}`}
             </Button>
           </DialogPrimitive.Trigger>
           <DialogPrimitive.Portal>
             <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
             <DialogPrimitive.Content className={WIDE_DIALOG_CONTENT}>
-              <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">Choose a cover image</DialogPrimitive.Title>
+              <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">Choose {/^[aeiou]/.test(noun) ? "an" : "a"} {noun} image</DialogPrimitive.Title>
               <DialogPrimitive.Description className="mt-2 text-sm text-slate-600">
-                One of your images, or a new one: it shows above the blog and beside it in your blog&apos;s index.
+                One of your images, or a new one: {purpose}
               </DialogPrimitive.Description>
               <div className="mt-4 space-y-2">
                 <ChooseImageButton upload={upload} label="Upload new image" />
                 <UploadStatus upload={upload} />
               </div>
-              <CoverChoices chosenId={imageId} onChoose={choose} />
+              <CoverChoices chosenId={imageId} onChoose={choose} noun={noun} />
               <div className="mt-6 flex justify-end">
                 <DialogPrimitive.Close asChild>
                   <Button variant="secondary">Cancel</Button>
@@ -89,7 +103,7 @@ export function CoverImagePicker({ imageId, onChange }: { imageId: string | null
               document.getElementById(chooseId)?.focus();
             }}
           >
-            Remove cover
+            Remove {noun}
           </Button>
         )}
       </div>
@@ -97,14 +111,14 @@ export function CoverImagePicker({ imageId, onChange }: { imageId: string | null
   );
 }
 
-/** The account's images as a grid of choices, a page at a time; the current cover marked. */
-function CoverChoices({ chosenId, onChoose }: { chosenId: string | null; onChoose: (imageId: string) => void }) {
+/** The account's images as a grid of choices, a page at a time; the current one marked. */
+function CoverChoices({ chosenId, onChoose, noun }: { chosenId: string | null; onChoose: (imageId: string) => void; noun: string }) {
   const [page, setPage] = useState(1);
   const list = useQuery({ ...imagesPageQuery(page, PAGE_SIZE), placeholderData: keepPreviousData });
   const data = list.data;
   if (list.error) return <LoadError what="your images" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />;
   if (!data) return <Skeleton className="mt-4 h-40 w-full" />;
-  if (data.images.length === 0) return <EmptyState title="No images yet">Upload one to make it the cover.</EmptyState>;
+  if (data.images.length === 0) return <EmptyState title="No images yet">Upload one to make it the {noun}.</EmptyState>;
   return (
     <div className="mt-4 space-y-3">
       <ul aria-label="Your images" className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4">
@@ -127,7 +141,7 @@ function CoverChoices({ chosenId, onChoose }: { chosenId: string | null; onChoos
                   {describeImage(image)}
                   {current && (
                     <Badge tone="indigo" className="mt-1">
-                      Current cover
+                      Current {noun}
                     </Badge>
                   )}
                 </span>

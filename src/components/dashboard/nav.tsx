@@ -6,6 +6,7 @@ import { cn } from "~/lib/cn";
 
 const LINKS = [
   { href: "/dashboard", label: "Blogs", match: (p: string) => p === "/dashboard" || p.startsWith("/dashboard/blogs") },
+  { href: "/dashboard/publication", label: "Publication", match: (p: string) => p.startsWith("/dashboard/publication") },
   { href: "/dashboard/images", label: "Images", match: (p: string) => p.startsWith("/dashboard/images") },
   { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },

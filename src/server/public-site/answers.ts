@@ -4,6 +4,7 @@ import { articleHtml } from "./article-html";
 import { findMovedPublicBlog, findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
+import { readPublication } from "../publication/publication";
 import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
 import { searchPublicBlogs } from "../blogs/search-public-blogs";
@@ -63,7 +64,9 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       if (route.tagSlug !== undefined && !tag) return null;
       const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
       if (blogs.length === 0) return null;
-      return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }), lastModified);
+      // TODO(merge): the renderer taking a `publication` replaces this: its title names the home meanwhile.
+      const { title } = await readPublication(pool, owner);
+      return makeAnswer(HTML, renderIndexPage(origin, { owner: { ...author, name: title }, tag, page, hasOlder, blogs }), lastModified);
     }
     case "search": {
       const { q, page } = route;

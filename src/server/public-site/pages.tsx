@@ -294,7 +294,8 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
     description,
     canonical: `${origin}${indexPagePath(owner.handle, number, tag)}`,
     feeds: { page: feeds, name: tag ? `${tag.name}, by ${owner.name}` : owner.name },
-    openGraph: { type: "website", image: shareImage(origin, owner.handle, blogs[0]!) },
+    // No blog yet only in the dashboard's preview (src/server/publication/preview.ts): the site answers 404 then.
+    ...(blogs[0] && { openGraph: { type: "website", image: shareImage(origin, owner.handle, blogs[0]) } }),
   };
   return page(
     head,

@@ -43,7 +43,7 @@ export async function getPublication(db: Db, accountId: string): Promise<Publica
 const domainToken = () => `blogmgr-verify=${randomBytes(18).toString("base64url")}`;
 
 /** An image field's value: null, or the id of an image of the account (any other is refused as unknown, so ids cannot be probed). */
-async function imageColumn(tx: Prisma.TransactionClient, accountId: string, field: "logo" | "icon", id: string | null | undefined): Promise<string | null | undefined> {
+export async function imageColumn(tx: Pick<Prisma.TransactionClient, "$queryRaw">, accountId: string, field: "logo" | "icon", id: string | null | undefined): Promise<string | null | undefined> {
   if (id === undefined || id === null) return id;
   const found = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "image" WHERE "id" = ${id} AND "userId" = ${accountId} FOR KEY SHARE`;
   if (found.length === 0) throw new DomainError("INVALID_PARAMETER", `Invalid parameter: ${field}`, `${field} must be the id of an image in this account, or null`, field);

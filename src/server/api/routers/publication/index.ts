@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
+import { requestOrigin } from "~/server/http/public-origin";
+import { renderPublicationPreview } from "~/server/publication/preview";
 import { getPublication, updatePublication } from "~/server/publication/publication";
 import { publicationSchema, publicationUpdateSchema } from "~/shared/publication";
 import { createTRPCRouter, ownerProcedure, procedure } from "../../trpc";
@@ -29,4 +31,11 @@ export const publicationRouter = createTRPCRouter({
     .meta({ changesPublicPages: true })
     .input(publicationUpdateSchema)
     .mutation(({ ctx, input }) => updatePublication(ctx.db, callerAccount(ctx.caller).id, input)),
+  /**
+   * The home page's HTML with unsaved settings, for the dashboard's live preview: a query, so
+   * typing spends none of the owner's budget of changes. The domain changes nothing on the page.
+   */
+  preview: ownerProcedure
+    .input(publicationUpdateSchema.omit({ domain: true }))
+    .query(async ({ ctx, input }) => ({ html: await renderPublicationPreview(ctx.db, callerAccount(ctx.caller).id, requestOrigin(ctx.headers), input) })),
 });
