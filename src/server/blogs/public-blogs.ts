@@ -193,9 +193,9 @@ export const RELATED_BLOGS = 3;
 
 /**
  * Up to RELATED_BLOGS of the account's other public blogs sharing a tag with its public blog
- * `blogSlug`: most shared tags first, then newest. Candidates come from the partial GIN index on
- * ("userId", "tagSlugs") of public blogs (the related_posts migration), so only the account's
- * public blogs sharing a tag are read, never another account's.
+ * `blogSlug`: most shared tags first, then newest. Candidates are the GIN index's on "tagSlugs"
+ * (the publishing migration) ANDed with the account's entries, then ranked by a sort that keeps
+ * three; at 50,000 posts an account's common tag costs about 1,500 pages read (docs/public-blog.md).
  */
 export async function listRelatedPublicBlogs(pool: SqlPool, ownerId: string, blogSlug: string): Promise<LinkedBlog[]> {
   const { rows } = await pool.query<LinkedBlog>(
