@@ -73,14 +73,14 @@ header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bot
 .author-name{margin:0;font-weight:600}
 .author-name a{color:var(--fg)}
 .author-box .meta{margin:.125rem 0 0}
-.post-nav{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
+.post-nav{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}
 .post-nav a{display:block;padding:.875rem 1rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;color:var(--fg)}
 .post-nav a:hover .post-nav-title{text-decoration:underline}
 .post-nav-next{text-align:right;grid-column:-2}
 .post-nav-label{display:block;font-size:.8125rem;color:var(--muted)}
 .post-nav-title{display:block;font-weight:600;color:var(--link)}
 .related ul{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
-.related li{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 1rem;padding:.625rem 0;border-bottom:1px solid var(--line)}
+.related li{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:0 1rem;padding:.625rem 0;border-bottom:1px solid var(--line)}
 .related a{font-weight:600;display:inline-block;min-height:24px}
 .related time{color:var(--muted);font-size:.875rem}
 .subscribe{background:var(--chip);border-radius:.5rem;padding:1.25rem}
