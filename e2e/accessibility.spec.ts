@@ -38,8 +38,12 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
   ];
 }
 
-/** What a new owner has to show on every page: a public blog with a cover, an image in it, a key. */
+/**
+ * What a new owner has to show on every page: a public blog with a cover, an image in it, a key;
+ * and an earlier blog with the same tag, so the blog's page ends with a previous and a related post.
+ */
 async function seedOwner(page: Page) {
+  await trpcMutation(page, "blogs.create", { title: "An earlier note", content: "Before.", isPublic: true, tags: ["Axe tag"] });
   const image = await uploadImage(page, await pngBytes(1200, 800, "#0f766e"));
   const content = `# Hello\n\nA *public* post.\n\n![A teal test pattern](${new URL(image.url).pathname})\n\n- [x] a task done\n- [ ] a task to do\n\n\`\`\`js\nconst x = 1;\n\`\`\``;
   const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content, coverImage: image.id, isPublic: true, tags: ["Axe tag"] })).data;

@@ -4,7 +4,8 @@ import { signUp, VIEWPORTS } from "./support";
 /**
  * The public site reads fully without JavaScript (docs/public-blog.md, Reading): a post, the index
  * with its pagination and a tag's page, in a browser with JavaScript off, loading no script at
- * all, with code blocks that scroll inside the column rather than widening the page, on a phone.
+ * all, with code blocks that scroll inside the column rather than widening the page, on a phone;
+ * a post's end (docs/public-blog.md, The end of a post) leads on, and its subscribe form posts.
  */
 
 async function createPublicBlog(page: Page, input: Record<string, unknown>) {
@@ -39,7 +40,14 @@ test("a post, the index and a tag's page render fully with JavaScript disabled, 
   const pre = page.locator("pre").first();
   expect(await pre.evaluate((element) => element.scrollWidth > element.clientWidth && getComputedStyle(element).overflowX === "auto")).toBe(true);
 
-  await page.getByRole("link", { name: "No Script Owner" }).click();
+  // The post's end: its author, the next post (it is the oldest: no previous), the subscribe form.
+  await expect(page.getByRole("region", { name: "Author" }).getByRole("link", { name: "No Script Owner" })).toBeVisible();
+  const postNavigation = page.getByRole("navigation", { name: "Previous and next posts" });
+  await expect(postNavigation.getByRole("link", { name: /^Next post → Filler 0$/ })).toBeVisible();
+  await expect(postNavigation.getByRole("link", { name: /Previous post/ })).toHaveCount(0);
+  await page.screenshot({ path: "test-results/post-end-390.png", fullPage: true });
+
+  await page.getByRole("link", { name: "No Script Owner" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "No Script Owner" })).toBeVisible();
   await expect(page.getByRole("listitem")).toHaveCount(20);
   await page.getByRole("link", { name: "Older →" }).click();
@@ -51,8 +59,19 @@ test("a post, the index and a tag's page render fully with JavaScript disabled, 
   await expect(page.getByRole("link", { name: "Written for readers" })).toBeVisible();
   await expect(page.getByRole("link", { name: "RSS" })).toHaveAttribute("href", new RegExp(`/${owner.handle}/tags/plain-html/feed.xml$`));
 
+  // The subscribe form works without script: posted, it lands on its page.
+  await page.getByLabel("Email address").fill("reader@example.com");
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Subscriptions are not open yet" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe(`/${owner.handle}/subscribe`);
+
   expect(scripts).toEqual([]);
   await context.close();
+
+  const wide = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await wide.goto(`/${owner.handle}/${post.blogSlug}`);
+  await wide.screenshot({ path: "test-results/post-end-1280.png", fullPage: true });
+  await wide.close();
 });
 
 test("a post prints without the site's navigation and with its links written out", async ({ browser }) => {

@@ -419,4 +419,4 @@ CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.bl
 CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();
-CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle))) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image))) EXECUTE FUNCTION public_content_owner_renamed();

@@ -155,3 +155,63 @@ export async function listSitemapBlogs(pool: SqlPool, ownerId: string, limit: nu
   );
   return rows;
 }
+
+/** A public blog another one's page links to (docs/public-blog.md, The end of a post). */
+export interface LinkedBlog {
+  title: string;
+  blogSlug: string;
+  publishedAt: Date;
+}
+
+/**
+ * The account's public blogs published just before and just after its public blog `blogSlug`
+ * (by publishedAt, ties by id): each one step along ("userId", "isPublic", "publishedAt" DESC,
+ * "id" DESC) from the blog's own entry; null at either end.
+ */
+export async function findAdjacentPublicBlogs(pool: SqlPool, ownerId: string, blogSlug: string): Promise<{ previous: LinkedBlog | null; next: LinkedBlog | null }> {
+  const { rows } = await pool.query<LinkedBlog & { direction: "previous" | "next" }>(
+    `WITH c AS (SELECT "id", "publishedAt" FROM "blog" WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic")
+     SELECT 'previous' AS "direction", p.* FROM c CROSS JOIN LATERAL (
+       SELECT b."title", b."blogSlug", b."publishedAt" FROM "blog" AS b
+       WHERE b."userId" = $1 AND b."isPublic" AND (b."publishedAt", b."id") < (c."publishedAt", c."id")
+       ORDER BY b."publishedAt" DESC, b."id" DESC LIMIT 1) AS p
+     UNION ALL
+     SELECT 'next', n.* FROM c CROSS JOIN LATERAL (
+       SELECT b."title", b."blogSlug", b."publishedAt" FROM "blog" AS b
+       WHERE b."userId" = $1 AND b."isPublic" AND (b."publishedAt", b."id") > (c."publishedAt", c."id")
+       ORDER BY b."publishedAt", b."id" LIMIT 1) AS n`,
+    [ownerId, blogSlug],
+  );
+  const find = (direction: "previous" | "next") => {
+    const row = rows.find((candidate) => candidate.direction === direction);
+    return row ? { title: row.title, blogSlug: row.blogSlug, publishedAt: row.publishedAt } : null;
+  };
+  return { previous: find("previous"), next: find("next") };
+}
+
+/** Related blogs a post's page shows, at most. */
+export const RELATED_BLOGS = 3;
+
+/**
+ * Up to RELATED_BLOGS of the account's other public blogs sharing a tag with its public blog
+ * `blogSlug`: most shared tags first, then newest. Candidates are the GIN index's on "tagSlugs"
+ * (the publishing migration) ANDed with the account's entries, then ranked by a sort that keeps
+ * three; at 50,000 posts an account's common tag costs about 1,500 pages read (docs/public-blog.md).
+ */
+export async function listRelatedPublicBlogs(pool: SqlPool, ownerId: string, blogSlug: string): Promise<LinkedBlog[]> {
+  const { rows } = await pool.query<LinkedBlog>(
+    `WITH c AS (SELECT "id", "tagSlugs" FROM "blog" WHERE "userId" = $1 AND "blogSlug" = $2 AND "isPublic")
+     SELECT b."title", b."blogSlug", b."publishedAt" FROM "blog" AS b, c
+     WHERE b."userId" = $1 AND b."isPublic" AND b."tagSlugs" && c."tagSlugs" AND b."id" <> c."id"
+     ORDER BY (SELECT count(*) FROM unnest(b."tagSlugs") AS t(s) WHERE t.s = ANY (c."tagSlugs")) DESC, b."publishedAt" DESC, b."id" DESC
+     LIMIT $3`,
+    [ownerId, blogSlug, RELATED_BLOGS],
+  );
+  return rows;
+}
+
+/** The owner's picture for the author box (better-auth's `image`, a URL; null when none). */
+export async function findOwnerImage(pool: SqlPool, ownerId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ image: string | null }>(`SELECT "image" FROM "user" WHERE "id" = $1`, [ownerId]);
+  return rows[0]?.image ?? null;
+}

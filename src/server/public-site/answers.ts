@@ -1,7 +1,21 @@
 import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
 import { articleHtml } from "./article-html";
-import { findMovedPublicBlog, findPublicBlog, findPublicOwner, findPublicTag, listFeedBlogs, listPublicBlogs, listSitemapBlogs, listSitemapOwners, listSitemapTags, type PublicOwner } from "../blogs/public-blogs";
+import {
+  findAdjacentPublicBlogs,
+  findMovedPublicBlog,
+  findOwnerImage,
+  findPublicBlog,
+  findPublicOwner,
+  findPublicTag,
+  listFeedBlogs,
+  listPublicBlogs,
+  listRelatedPublicBlogs,
+  listSitemapBlogs,
+  listSitemapOwners,
+  listSitemapTags,
+  type PublicOwner,
+} from "../blogs/public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
 import { readPublication } from "../publication/publication";
@@ -9,7 +23,8 @@ import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
 import { searchPublicBlogs } from "../blogs/search-public-blogs";
 import { makeAnswer, makeRedirect, publicPageCache, publicSearchCache, type CacheResult, type PublicAnswer } from "./cache";
-import { renderIndexPage, renderPostPage, renderPreviewPage, renderSearchPage } from "./pages";
+import { renderIndexPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
+import type { PostEndView } from "./post-end";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
 import { readPublicContent } from "./replay-fence";
 import { renderShareImage } from "./share-image";
@@ -53,6 +68,21 @@ async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind:
   return makeRedirect(`/${owner.handle}/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
 }
 
+/**
+ * What ends a public blog's page (./post-end.tsx): its author, its neighbours and related blogs,
+ * all read at the owner's content version, which every public write moves, so they are never
+ * older than the page.
+ */
+async function postEnd(pool: SqlPool, owner: PublicOwner, blogSlug: string): Promise<PostEndView> {
+  const [publication, image, { previous, next }, related] = await Promise.all([
+    readPublication(pool, owner),
+    findOwnerImage(pool, owner.id),
+    findAdjacentPublicBlogs(pool, owner.id, blogSlug),
+    listRelatedPublicBlogs(pool, owner.id, blogSlug),
+  ]);
+  return { home: `/${owner.handle}`, author: { name: owner.name, image }, publication, previous, next, related };
+}
+
 /** An owner's answer at their current content version; null when there is nothing public at the address. */
 async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
@@ -64,9 +94,8 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       if (route.tagSlug !== undefined && !tag) return null;
       const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
       if (blogs.length === 0) return null;
-      // TODO(merge): the renderer taking a `publication` replaces this: its title names the home meanwhile.
-      const { title } = await readPublication(pool, owner);
-      return makeAnswer(HTML, renderIndexPage(origin, { owner: { ...author, name: title }, tag, page, hasOlder, blogs }), lastModified);
+      const publication = await readPublication(pool, owner);
+      return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }, publication.title), lastModified);
     }
     case "search": {
       const { q, page } = route;
@@ -78,7 +107,8 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
-      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author });
+      const article = { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author };
+      const html = renderPostPage(origin, article, await postEnd(pool, owner, route.blogSlug));
       return { ...makeAnswer(HTML, html, lastModified), blogId: blog.id };
     }
     case "shareImage": {
@@ -101,6 +131,10 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
         blogs: blogs.map(({ content, imagesWithPendingVariants, ...blog }) => ({ ...blog, html: html(content, imagesWithPendingVariants) })),
       });
       return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
+    }
+    case "subscribe": {
+      const publication = await readPublication(pool, owner);
+      return makeAnswer(HTML, renderSubscribePage(origin, { owner: author, publicationTitle: publication.title }), lastModified);
     }
     case "sitemap": {
       const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
@@ -128,7 +162,8 @@ function cacheKey(route: CachedRoute, origin: string): string {
     case "feed":
       return `${origin} feed ${route.handle} ${route.tagSlug ?? ""} ${route.format}`;
     case "sitemap":
-      return `${origin} sitemap ${route.handle}`;
+    case "subscribe":
+      return `${origin} ${route.kind} ${route.handle}`;
   }
 }
 

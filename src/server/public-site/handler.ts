@@ -5,6 +5,7 @@ import { headerNamesTag, namesEntityTagsOnly } from "../http/entity-tags";
 import { readImageFile } from "../images/store";
 import { log } from "../runtime/log";
 import { getSqlPool } from "../db";
+import { findPublicOwner } from "../blogs/public-blogs";
 import { isReaderView, referrerHost } from "../views/reader-views";
 import { viewBatcher } from "../views/view-batch";
 import { requestOrigin } from "../http/public-origin";
@@ -12,16 +13,18 @@ import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
 import { previewPage, publicAnswer } from "./answers";
-import { renderNotFoundPage, renderSearchTooLongPage } from "./pages";
+import { renderBadFormPage, renderNotFoundPage, renderSearchTooLongPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
+import { readSubscribeForm } from "./subscribe-form";
 
 /**
  * The public site over HTTP (docs/public-blog.md), with no framework: the production server
  * (src/server/http/server.ts) calls it before Next, and on Vercel and under `next dev` Next's
  * fallback route (src/pages/api/public.ts). GET and HEAD; the cached answer or a 304
  * (If-None-Match, else If-Modified-Since), compressed as the client accepts, or a moved blog's 301;
- * and how the cache had it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE).
+ * and how the cache had it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE). POST only to
+ * the subscribe form's address.
  */
 
 /**
@@ -34,7 +37,8 @@ export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while
 /**
  * Pages: no script at all, the one inline stylesheet by its hash, images from anywhere over https
  * (Markdown links them); connections to the site itself only (crawlers' tools, such as
- * Lighthouse, fetch robots.txt from the page); forms sent to the site only (the search box).
+ * Lighthouse, fetch robots.txt from the page); forms sent to the site itself only (the search
+ * box, the subscribe form; 'self' is whatever host served the page, a custom domain too).
  */
 const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 /** Feeds, sitemaps, robots.txt, images: nothing in them loads or runs. */
@@ -47,6 +51,8 @@ const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy"
 
 interface PublicRequest {
   method: string;
+  /** The request's body, read only by the subscribe form's POST. */
+  body: AsyncIterable<Buffer>;
   header(name: string): string | undefined;
   /** The app's origin for this request (src/server/http/public-origin.ts). */
   origin: string;
@@ -167,7 +173,7 @@ export async function handlePublicRequest(
   const route = parsePublicRoute(pathname, searchParams) ?? (unclaimed ? "notFound" : null);
   if (route === null) return false;
   const header = (name: string) => headerValue(req.headers, name);
-  const request = { method: req.method ?? "GET", header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
+  const request = { method: req.method ?? "GET", body: req, header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
   const served = await answerRoute(request, pathname, route);
   if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.shown.ownerId);
   res.writeHead(served.status, served.headers);
@@ -182,11 +188,31 @@ export async function handlePublicRequest(
   return true;
 }
 
+/**
+ * The subscribe form's post (docs/public-blog.md, Subscribe form): 303 to the form's page for any
+ * valid address, so the answer says nothing of it; a 400 page for a body that is not one. The
+ * address is not kept until subscriptions open (the newsletter).
+ */
+async function subscribe(request: PublicRequest, handle: string): Promise<PublicResponse> {
+  const owner = await findPublicOwner(getSqlPool(), handle);
+  if (!owner?.contentVersion) return notFound(request);
+  const home = `/${owner.handle}`;
+  const form = await readSubscribeForm({ contentType: request.header("content-type"), contentLength: request.header("content-length") }, request.body);
+  if ("problem" in form) {
+    return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderBadFormPage(form.problem, home)));
+  }
+  const location = `${home}/subscribe`;
+  return respond(request, 303, { Location: location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from(`See ${location}\n`));
+}
+
 async function answerRoute(request: PublicRequest, pathname: string, route: PublicRoute | "notFound"): Promise<PublicResponse> {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return respond(request, 405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from("Method not allowed"));
+  const isSubscribe = route !== "notFound" && route.kind === "subscribe";
+  const allowed = isSubscribe ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"];
+  if (!allowed.includes(request.method)) {
+    return respond(request, 405, { Allow: allowed.join(", "), "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from("Method not allowed"));
   }
   try {
+    if (isSubscribe && request.method === "POST") return await subscribe(request, route.handle);
     if (route === "notFound") return notFound(request);
     if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "search" && route.tooLong) {

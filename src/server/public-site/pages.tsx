@@ -9,6 +9,7 @@ import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shar
 import { tagPagePath, tagSlug } from "~/shared/tags";
 import { feedPage } from "./feeds";
 import { READER_CSS } from "./reader-style";
+import { PostEnd, SubscribeForm, type PostEndView } from "./post-end";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
 import { SHARE_IMAGE_SIZE } from "./share-image";
 
@@ -187,7 +188,8 @@ export interface ArticleView {
   author: Author;
 }
 
-function Article({ article, banner }: { article: ArticleView; banner?: ReactNode }) {
+/** `end`: what follows the post's body on its public page (./post-end.tsx). */
+function Article({ article, banner, end }: { article: ArticleView; banner?: ReactNode; end?: ReactNode }) {
   const { title, description, html, tags, publishedAt, cover, author } = article;
   return (
     <>
@@ -216,13 +218,17 @@ function Article({ article, banner }: { article: ArticleView; banner?: ReactNode
           </header>
           <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
         </article>
+        {end}
       </main>
     </>
   );
 }
 
-/** A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD BlogPosting. */
-export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }): string {
+/**
+ * A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD
+ * BlogPosting; after its body, `end` (./post-end.tsx) and its publication's feeds.
+ */
+export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }, end: PostEndView): string {
   const { author } = article;
   const url = `${origin}/${author.handle}/${article.blogSlug}`;
   const title = article.seoTitle || article.title;
@@ -253,7 +259,15 @@ export function renderPostPage(origin: string, article: ArticleView & { blogSlug
       openGraph: { type: "article", image, publishedTime, modifiedTime, author: author.name },
       jsonLd,
     },
-    <Article article={article} />,
+    <Article
+      article={article}
+      end={
+        <>
+          <PostEnd view={end} />
+          <FeedLinks page={feedPage(origin, author.handle)} />
+        </>
+      }
+    />,
   );
 }
 
@@ -284,7 +298,7 @@ export function indexPagePath(handle: string, number: number, tag: { slug: strin
 }
 
 /** An owner's public blogs (or those with a tag), newest first, a page at a time. */
-export function renderIndexPage(origin: string, { owner, tag, page: number, hasOlder, blogs }: IndexView): string {
+export function renderIndexPage(origin: string, { owner, tag, page: number, hasOlder, blogs }: IndexView, publicationTitle: string): string {
   const name = tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`;
   const title = number === 1 ? name : `${name}, page ${number}`;
   const description = tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`;
@@ -337,6 +351,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
             {hasOlder ? <a href={indexPagePath(owner.handle, number + 1, tag)}>Older →</a> : <span />}
           </nav>
         )}
+        <SubscribeForm home={`/${owner.handle}`} publicationTitle={publicationTitle} />
         <FeedLinks page={feeds} />
       </main>
     </>,
@@ -407,6 +422,27 @@ export function renderSearchPage({ owner, q, page: number, hasOlder, results }: 
             {hasOlder ? <a href={searchResultsPath(owner.handle, q, number + 1)}>Older →</a> : <span />}
           </nav>
         )}
+        </main>
+      </>,
+    );
+}
+
+/**
+ * Where the subscribe form leads (docs/public-blog.md, Subscribe form): the same page whatever
+ * address was sent, so it says nothing of any address. Subscriptions open with the newsletter.
+ */
+export function renderSubscribePage(origin: string, { owner, publicationTitle }: { owner: Author; publicationTitle: string }): string {
+  return page(
+    { title: `Subscribe · ${publicationTitle}`, description: `Subscribe to ${publicationTitle}`, canonical: `${origin}/${owner.handle}/subscribe`, noindex: true },
+    <>
+      <SiteLink />
+      <main>
+        <h1>Subscriptions are not open yet</h1>
+        <p className="lede">{publicationTitle} does not send posts by email yet. Nothing was saved: once subscriptions open, subscribe again from any page.</p>
+        <p>
+          Meanwhile, follow the feeds of <a href={`/${owner.handle}`}>{publicationTitle}</a>.
+        </p>
+        <FeedLinks page={feedPage(origin, owner.handle)} />
       </main>
     </>,
   );
@@ -422,6 +458,23 @@ export function renderSearchTooLongPage(handle: string): string {
       <main>
         <h1>Search too long</h1>
         <p className="lede">A search is at most {MAX_SEARCH_LENGTH} characters. Try fewer words.</p>
+        </main>
+      </>,
+    );
+}
+
+/** A form's post the site cannot read (docs/public-blog.md, Subscribe form): what to do instead. */
+export function renderBadFormPage(problem: string, back: string): string {
+  return page(
+    { title: `Not sent · ${SITE_NAME}`, description: problem, noindex: true },
+    <>
+      <SiteLink />
+      <main>
+        <h1>Not sent</h1>
+        <p className="lede">{problem}</p>
+        <p>
+          <a href={back}>Go back</a>
+        </p>
       </main>
     </>,
   );

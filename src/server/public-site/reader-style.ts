@@ -80,11 +80,37 @@ header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bot
 .markdown li.task-list-item{list-style:none}
 ${HIGHLIGHT_CSS}
 .markdown .footnotes{border-top:1px solid var(--line);padding-top:1rem;font-size:.9375rem;color:var(--muted)}
+.post-end{margin-top:3rem;border-top:1px solid var(--line);padding-top:2rem;display:grid;gap:2rem}
+.post-end h2{font-size:1.25rem;line-height:1.35;margin:0 0 .75rem}
+.author-box{display:flex;gap:1rem;align-items:center}
+.avatar{flex:none;display:grid;place-items:center;width:3.5rem;height:3.5rem;border-radius:50%;background:var(--chip);color:var(--fg);font-weight:700;object-fit:cover}
+.author-name{margin:0;font-weight:600}
+.author-name a{color:var(--fg)}
+.author-box .meta{margin:.125rem 0 0}
+.post-nav{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}
+.post-nav a{display:block;padding:.875rem 1rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;color:var(--fg)}
+.post-nav a:hover .post-nav-title{text-decoration:underline}
+.post-nav-next{text-align:right;grid-column:-2}
+.post-nav-label{display:block;font-size:.8125rem;color:var(--muted)}
+.post-nav-title{display:block;font-weight:600;color:var(--link)}
+.related ul{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
+.related li{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:baseline;gap:0 1rem;padding:.625rem 0;border-bottom:1px solid var(--line)}
+.related a{font-weight:600;display:inline-block;min-height:24px}
+.related time{color:var(--muted);font-size:.875rem}
+.subscribe{background:var(--chip);border-radius:.5rem;padding:1.25rem}
+.subscribe .meta{margin:0 0 1rem}
+.subscribe label{display:block;font-weight:600;font-size:.9375rem;margin-bottom:.375rem}
+.subscribe-row{display:flex;flex-wrap:wrap;gap:.5rem}
+.subscribe input{flex:1 1 14rem;min-height:2.75rem;padding:.5rem .75rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.375rem}
+.subscribe button{min-height:2.75rem;padding:.5rem 1.25rem;font:inherit;font-weight:600;color:#fff;background:#4338ca;border:0;border-radius:.375rem;cursor:pointer}
+.subscribe button:hover{background:#3730a3}
+.subscribe input:focus-visible,.subscribe button:focus-visible{outline:2px solid var(--link);outline-offset:2px}
+main>.subscribe{margin-top:3rem}
 @media print{
 :root{--bg:#fff;--fg:#000;--muted:#333;--link:#000;--pre-bg:#fff;--pre-fg:#000;--code-bg:#fff}
 body{font-size:11pt}
 .page{max-width:none;padding:0}
-.site,.search,.pages,.feeds,.tags{display:none}
+.site,.search,.pages,.feeds,.tags,.post-nav,.subscribe{display:none}
 main{margin-top:0}
 .markdown pre{white-space:pre-wrap;border:1px solid #999}
 .heading-anchor{display:none}

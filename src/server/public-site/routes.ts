@@ -20,6 +20,7 @@ export type PublicRoute =
   | { kind: "shareImage"; handle: string; blogSlug: string }
   | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
   | { kind: "sitemap"; handle: string }
+  | { kind: "subscribe"; handle: string }
   | { kind: "imageFile"; imageId: string; file: string };
 
 /**
@@ -95,6 +96,8 @@ export function parsePublicRoute(pathname: string, search: URLSearchParams): Pub
   if (second === undefined) return indexRoute(handle, search);
   if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };
   if (second === SEARCH_SEGMENT && third === undefined) return searchRoute(handle, search);
+  // Before blogs' slugs: the subscribe form's address (docs/public-blog.md, Subscribe form) is the publication's.
+  if (second === "subscribe" && third === undefined) return { kind: "subscribe", handle };
   const ownerFeed = feedFormatOf(second);
   if (ownerFeed && third === undefined) return { kind: "feed", handle, format: ownerFeed };
   if (second === "tags" && third !== undefined && isTagSlug(third)) {
