@@ -246,8 +246,7 @@ describe("images of our own (docs/public-blog.md, Reading)", () => {
     expect(img).toContain('width="2000" height="1000"');
     expect(img).toContain(`srcSet="${[480, 664, 960, 1328, 1600].map((width) => `/images/${cover}/${width}w.jpeg ${width}w`).join(", ")}, /images/${cover}/2000x1000.jpeg 2000w"`);
     expect(img).toContain('alt=""');
-    expect(img).toContain('fetchPriority="high"');
-    expect(img).not.toContain("loading=");
+    expect(img).toContain('fetchPriority="high" loading="eager" decoding="async"');
 
     const url = `${origin}/images/${cover}/2000x1000.jpeg`;
     expect([meta(html, "og:image"), meta(html, "og:image:width"), meta(html, "og:image:height"), meta(html, "twitter:image")]).toEqual([url, "2000", "1000", url]);
@@ -273,8 +272,8 @@ describe("images of our own (docs/public-blog.md, Reading)", () => {
       const cards = main.split("<li>").slice(1);
       expect(cards).toHaveLength(2);
       expect(cards[0]).toContain(
-        `<picture class="thumb"><source type="image/avif" srcSet="/images/${cover}/480w.avif 480w" sizes="8rem"/>` +
-          `<img src="/images/${cover}/800x600.webp" width="800" height="600" srcSet="/images/${cover}/480w.webp 480w, /images/${cover}/800x600.webp 800w" sizes="8rem" alt="" loading="lazy" decoding="async"/></picture>` +
+        `<picture class="thumb"><source type="image/avif" srcSet="/images/${cover}/480w.avif 480w, /images/${cover}/664w.avif 664w" sizes="8rem"/>` +
+          `<img src="/images/${cover}/800x600.webp" width="800" height="600" srcSet="/images/${cover}/480w.webp 480w, /images/${cover}/664w.webp 664w, /images/${cover}/800x600.webp 800w" sizes="8rem" alt="" loading="lazy" decoding="async"/></picture>` +
           `<h2><a href="/${account.handle}/${covered.blogSlug}">Cover Card</a></h2>`,
       );
       expect(cards[1]).not.toContain("<picture");
