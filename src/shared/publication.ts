@@ -165,13 +165,14 @@ export type NavigationLink = Publication["navigation"][number];
 
 /**
  * Where a navigation link leads on the public pages: a path of the publication ("/about") under
- * its home (`https://app/{handle}`, or `https://domain` on its custom domain), "/" the home itself;
- * a web address as it is.
+ * its home (`https://app/{handle}`, or `https://domain` on its custom domain), "/" the home itself
+ * ("/?page=2" its second page); a web address as it is.
  */
 export function publicationHref(home: string, url: string): string {
   if (!url.startsWith("/")) return url;
   const base = home.replace(/\/+$/, "");
-  return url === "/" ? base || "/" : base + url;
+  // The home's own query or fragment ("/?page=2", "/#top") follows the home, not a slash after it.
+  return /^\/([?#]|$)/.test(url) ? base + url.slice(1) || "/" : base + url;
 }
 
 /** Social networks' names by their host (without "www."), for their links' accessible names; others are named by their host. */

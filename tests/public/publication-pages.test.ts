@@ -65,6 +65,7 @@ describe("publicationHref", () => {
   it("puts the publication's paths under its home, leaves web addresses alone", () => {
     expect(publicationHref("https://app.test/ann", "/about")).toBe("https://app.test/ann/about");
     expect(publicationHref("https://app.test/ann", "/")).toBe("https://app.test/ann");
+    expect(publicationHref("https://app.test/ann", "/?page=2")).toBe("https://app.test/ann?page=2");
     expect(publicationHref("https://blog.example.com", "/about")).toBe("https://blog.example.com/about");
     expect(publicationHref("https://blog.example.com", "/")).toBe("https://blog.example.com");
     expect(publicationHref("https://app.test/ann", "https://example.org/x")).toBe("https://example.org/x");
