@@ -245,5 +245,5 @@ describe("a settings change shows at the next request", () => {
     expect((await text(paths.page)).body).toContain("<title>Only Post – Renamed Publication</title>");
     expect(JSON.parse((await text(paths.feed)).body).title).toBe("Renamed Publication");
     expect((await getPath(paths.image)).headers.get("etag")).not.toBe(before.image);
-  });
+  }, 60_000);
 });
