@@ -48,6 +48,19 @@ async function seedOwner(page: Page) {
   const content = `# Hello\n\nA *public* post.\n\n![A teal test pattern](${new URL(image.url).pathname})\n\n- [x] a task done\n- [ ] a task to do\n\n\`\`\`js\nconst x = 1;\n\`\`\``;
   const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content, coverImage: image.id, isPublic: true, tags: ["Axe tag"] })).data;
   const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
+  // A publication with everything its pages show (docs/publication.md); gold, too light for links on white, is made readable.
+  await trpcMutation(page, "publication.update", {
+    description: "Pages every reader can read",
+    logo: image.id,
+    icon: image.id,
+    accentColor: "#ffd700",
+    navigation: [
+      { label: "About", url: "/about" },
+      { label: "Axe tag", url: "/tags/axe-tag" },
+    ],
+    socialLinks: ["https://mastodon.social/@axe", "https://github.com/axe"],
+    footer: "Written with **care**. [Contact](https://example.org/contact)",
+  });
   return { blog, key };
 }
 
@@ -84,11 +97,13 @@ for (const viewport of VIEWPORTS) {
     await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
     const searchPage = `/${owner.handle}/search?q=public`;
     await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
+    await visit(`/${owner.handle}/no-such-post`, () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible());
     // The public pages follow the system's colour scheme: the dark one passes too.
     await page.emulateMedia({ colorScheme: "dark" });
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
     await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
+    await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
     await page.emulateMedia({ colorScheme: "light" });
     await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
 

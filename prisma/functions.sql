@@ -249,9 +249,7 @@ CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF EXISTS (SELECT 1 FROM "public_content_version" WHERE "userId" = NEW."id") THEN
-    PERFORM "public_content_version_move"(ARRAY[NEW."id"]);
-  END IF;
+  PERFORM "public_content_version_move"(ARRAY[NEW."id"]);
   RETURN NULL;
 END;
 $function$;

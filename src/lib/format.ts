@@ -40,7 +40,18 @@ export function formatDateTime(iso: string, options: { seconds?: boolean } = {})
   return `${formatMoment(iso, { ...options, timeZone: "UTC" })} UTC`;
 }
 
-/** A day as the public pages show it: "22 Nov 2026", in UTC so every reader sees the same. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+/** Where and how the public pages write dates: their publication's time zone and language (docs/publication.md). */
+export interface DateStyle {
+  timeZone: string;
+  locale: string;
+}
+
+/** A day as the public pages show it: "22 Nov 2026" (in English), the day it is in the publication's time zone, in its language. */
+export function formatDate(iso: string, { timeZone, locale }: DateStyle): string {
+  return new Date(iso).toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric", timeZone });
+}
+
+/** A moment as the public pages show it, naming its zone: "26 Nov 2026, 14:05 UTC" (in English), in the publication's time zone and language. */
+export function formatPublicMoment(iso: string, { timeZone, locale }: DateStyle): string {
+  return new Date(iso).toLocaleString(locale, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" });
 }

@@ -162,3 +162,51 @@ export const publicationSchema = z
   .meta({ id: "Publication", description: "How the account's public pages present it (docs/publication.md)" });
 export type Publication = z.infer<typeof publicationSchema>;
 export type NavigationLink = Publication["navigation"][number];
+
+/**
+ * Where a navigation link leads on the public pages: a path of the publication ("/about") under
+ * its home (`https://app/{handle}`, or `https://domain` on its custom domain), "/" the home itself
+ * ("/?page=2" its second page); a web address as it is.
+ */
+export function publicationHref(home: string, url: string): string {
+  if (!url.startsWith("/")) return url;
+  const base = home.replace(/\/+$/, "");
+  // The home's own query or fragment ("/?page=2", "/#top") follows the home, not a slash after it.
+  return /^\/([?#]|$)/.test(url) ? base + url.slice(1) || "/" : base + url;
+}
+
+/** Social networks' names by their host (without "www."), for their links' accessible names; others are named by their host. */
+const SOCIAL_NETWORKS: Record<string, string> = {
+  "mastodon.social": "Mastodon",
+  "mastodon.online": "Mastodon",
+  "github.com": "GitHub",
+  "gitlab.com": "GitLab",
+  "x.com": "X",
+  "twitter.com": "X",
+  "bsky.app": "Bluesky",
+  "threads.net": "Threads",
+  "instagram.com": "Instagram",
+  "facebook.com": "Facebook",
+  "linkedin.com": "LinkedIn",
+  "youtube.com": "YouTube",
+  "tiktok.com": "TikTok",
+  "twitch.tv": "Twitch",
+  "reddit.com": "Reddit",
+  "pinterest.com": "Pinterest",
+  "medium.com": "Medium",
+  "substack.com": "Substack",
+  "discord.gg": "Discord",
+  "discord.com": "Discord",
+  "t.me": "Telegram",
+  "dribbble.com": "Dribbble",
+  "behance.net": "Behance",
+};
+
+/** A social link's name as the footer shows it: the network's ("Mastodon", "GitHub", "X"), else the link's host. */
+export function socialLinkName(url: string): string {
+  const host = new URL(url).hostname.replace(/^www\./, "");
+  const network = SOCIAL_NETWORKS[host] ?? Object.entries(SOCIAL_NETWORKS).find(([domain]) => host.endsWith(`.${domain}`))?.[1];
+  if (network) return network;
+  // Mastodon servers are many; their profile paths are /@name.
+  return /^\/@[^/]+\/?$/.test(new URL(url).pathname) ? "Mastodon" : host;
+}

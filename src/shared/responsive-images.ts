@@ -10,12 +10,14 @@ import { contentTypeOf, imagePath, thumbnailFile, variantFileName, variantFormat
 /** The reader's page: its column at most this wide (rem), inside this gutter on each side; reader-style.ts lays it out from these. */
 export const READER_PAGE_MAX_WIDTH_REM = 44;
 export const READER_GUTTER_REM = 1.25;
-/** The width of the cover's thumbnail on an index card (rem). */
-export const CARD_COVER_WIDTH_REM = 8;
+/** Index cards sit two to a row from this page width (rem), one to a row below, this far apart (rem). */
+export const CARD_GRID_MIN_WIDTH_REM = 40;
+export const CARD_GAP_REM = 1.5;
 
 /** An image across the reader's column: the full width of a narrow screen but its gutters, else the column's. */
 export const READER_COLUMN_SIZES = `(min-width: ${READER_PAGE_MAX_WIDTH_REM}rem) ${READER_PAGE_MAX_WIDTH_REM - 2 * READER_GUTTER_REM}rem, calc(100vw - ${2 * READER_GUTTER_REM}rem)`;
-export const CARD_COVER_SIZES = `${CARD_COVER_WIDTH_REM}rem`;
+/** A card's cover: its card's width, half the column (less half the gap) from CARD_GRID_MIN_WIDTH_REM, else the column's. */
+export const CARD_COVER_SIZES = `(min-width: ${READER_PAGE_MAX_WIDTH_REM}rem) ${(READER_PAGE_MAX_WIDTH_REM - 2 * READER_GUTTER_REM - CARD_GAP_REM) / 2}rem, (min-width: ${CARD_GRID_MIN_WIDTH_REM}rem) calc(50vw - ${READER_GUTTER_REM + CARD_GAP_REM / 2}rem), calc(100vw - ${2 * READER_GUTTER_REM}rem)`;
 
 export interface ResponsivePicture {
   /** One per format the browser should prefer to the <img>'s, best first; none when the image has no variants. */

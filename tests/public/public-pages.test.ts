@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateBlog } from "~/server/blogs/update-blog";
+import { CARD_COVER_SIZES, READER_COLUMN_SIZES } from "~/shared/responsive-images";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 import { runCli } from "../support/cli";
 import { signIn, trpc } from "../support/dashboard";
@@ -53,6 +54,9 @@ async function createPublicBlog(account: TestAccount, fields: Record<string, unk
   expect(created.status).toBe(201);
   return created.json.data.blog;
 }
+
+/** The server's origin: the pages' links are absolute, under their publication's home. */
+const appOrigin = () => new URL(apiBaseUrl()).origin;
 
 let account: TestAccount;
 beforeAll(async () => {
@@ -262,23 +266,27 @@ describe("images of our own (docs/public-blog.md, Reading)", () => {
     expect([meta(html, "og:image"), meta(html, "og:image:width"), meta(html, "og:image:height"), meta(html, "twitter:image")]).toEqual([shareImage, "1200", "630", shareImage]);
   });
 
-  it("on the index and tag cards: a small lazy thumbnail; the index's card image is its newest blog's cover", async () => {
+  it("on the home, the newest blog featured with its cover loaded first; on tag cards, a cover across the card; the card image is the newest blog's cover", async () => {
     const account = await createTestAccount();
     const cover = await seedImage(account.id, { width: 800, height: 600, format: "webp" });
     await createPublicBlog(account, { title: "Plain Card", tags: ["Photos"] });
     const covered = await createPublicBlog(account, { title: "Cover Card", tags: ["Photos"], coverImage: cover });
-    for (const path of [`/${account.handle}`, `/${account.handle}/tags/photos`]) {
-      const { html, main } = await page(path);
-      const cards = main.split("<li>").slice(1);
-      expect(cards).toHaveLength(2);
-      expect(cards[0]).toContain(
-        `<picture class="thumb"><source type="image/avif" srcSet="/images/${cover}/480w.avif 480w, /images/${cover}/664w.avif 664w" sizes="8rem"/>` +
-          `<img src="/images/${cover}/800x600.webp" width="800" height="600" srcSet="/images/${cover}/480w.webp 480w, /images/${cover}/664w.webp 664w, /images/${cover}/800x600.webp 800w" sizes="8rem" alt="" loading="lazy" decoding="async"/></picture>` +
-          `<h2><a href="/${account.handle}/${covered.blogSlug}">Cover Card</a></h2>`,
-      );
-      expect(cards[1]).not.toContain("<picture");
-      expect(meta(html, "og:image")).toBe(`${origin}/images/${cover}/800x600.webp`);
-    }
+    const home = await page(`/${account.handle}`);
+    const featured = /<article class="featured">[\s\S]*?<\/article>/.exec(home.main)![0];
+    expect(featured).toContain(`<img src="/images/${cover}/800x600.webp" width="800" height="600"`);
+    expect(featured).toContain(`sizes="${READER_COLUMN_SIZES}" alt="" fetchPriority="high" loading="eager" decoding="async"/>`);
+    expect(featured).toContain(`<h2><a href="${origin}/${account.handle}/${covered.blogSlug}">Cover Card</a></h2>`);
+    expect(home.main.split("<li>").slice(1)).toHaveLength(1);
+    const tagPage = await page(`/${account.handle}/tags/photos`);
+    const cards = tagPage.main.split("<li>").slice(1);
+    expect(cards).toHaveLength(2);
+    expect(cards[0]).toContain(
+      `<picture class="card-cover"><source type="image/avif" srcSet="/images/${cover}/480w.avif 480w, /images/${cover}/664w.avif 664w" sizes="${CARD_COVER_SIZES}"/>` +
+        `<img src="/images/${cover}/800x600.webp" width="800" height="600" srcSet="/images/${cover}/480w.webp 480w, /images/${cover}/664w.webp 664w, /images/${cover}/800x600.webp 800w" sizes="${CARD_COVER_SIZES}" alt="" fetchPriority="high" loading="eager" decoding="async"/></picture>` +
+        `<h2><a href="${origin}/${account.handle}/${covered.blogSlug}">Cover Card</a></h2>`,
+    );
+    expect(cards[1]).not.toContain("<picture");
+    for (const { html } of [home, tagPage]) expect(meta(html, "og:image")).toBe(`${origin}/images/${cover}/800x600.webp`);
   });
 
   it("a cover whose image is deleted leaves every page at once; another account's image is never shown", async () => {
@@ -321,20 +329,20 @@ describe("/{handle} pagination", () => {
     const first = await page(`/${owner.handle}`);
     expect(first.status).toBe(200);
     expect(shown(first.main)).toEqual(newestFirst.slice(0, 20));
-    expect(first.main).toContain(`href="/${owner.handle}?page=2"`);
+    expect(first.main).toContain(`href="${appOrigin()}/${owner.handle}?page=2"`);
     expect(first.main).not.toContain("Newer");
     expect(first.main).not.toContain("Hidden");
 
     const second = await page(`/${owner.handle}?page=2`);
     expect(second.status).toBe(200);
     expect(shown(second.main)).toEqual(newestFirst.slice(20, 40));
-    expect(second.main).toContain(`href="/${owner.handle}"`);
-    expect(second.main).toContain(`href="/${owner.handle}?page=3"`);
+    expect(second.main).toContain(`href="${appOrigin()}/${owner.handle}"`);
+    expect(second.main).toContain(`href="${appOrigin()}/${owner.handle}?page=3"`);
 
     const third = await page(`/${owner.handle}?page=3`);
     expect(third.status).toBe(200);
     expect(shown(third.main)).toEqual(newestFirst.slice(40));
-    expect(third.main).toContain(`href="/${owner.handle}?page=2"`);
+    expect(third.main).toContain(`href="${appOrigin()}/${owner.handle}?page=2"`);
     expect(third.main).not.toContain("?page=4");
     expect(third.main).not.toContain("Older");
 
@@ -348,18 +356,17 @@ describe("/{handle} pagination", () => {
     }
   });
 
-  it("tells no one that an account exists while it has nothing public: 404, exactly like an unknown handle", async () => {
+  it("an account with nothing public yet: its home says so (200), its drafts unseen; an unknown handle is a 404", async () => {
     const unknown = await page(`/nobody-${Date.now().toString(36)}`);
     expect(unknown.status).toBe(404);
     const empty = await createTestAccount();
     const hidden = await createTestAccount();
     await seedBlogs(hidden.id, [{ title: "Private draft", isPublic: false }]);
     for (const owner of [empty, hidden]) {
-      await db().user.update({ where: { id: owner.id }, data: { name: "Known Only To The Owner" } });
       const answer = await page(`/${owner.handle}`);
-      expect(answer.status).toBe(404);
-      expect(answer.main).toBe(unknown.main);
-      expect(answer.html).not.toContain("Known Only To The Owner");
+      expect(answer.status).toBe(200);
+      expect(answer.main).toContain("No posts yet");
+      expect(answer.html).not.toContain("Private draft");
     }
   });
 });

@@ -30,7 +30,7 @@ describe("a tag's page", () => {
     const html = await first.text();
     expect(html).toContain(">Next.js</h1>");
     expect(titlesOn(html)).toEqual(Array.from({ length: 20 }, (_, i) => `Tagged ${20 - i}`));
-    expect(html).toContain(`href="/${account.handle}/tags/next-js?page=2"`);
+    expect(html).toContain(`href="${origin}/${account.handle}/tags/next-js?page=2"`);
     const second = await (await getPath(`/${account.handle}/tags/next-js?page=2`)).text();
     expect(titlesOn(second)).toEqual(["Tagged 0"]);
     expect(second).not.toContain("Tagged draft");
@@ -56,7 +56,7 @@ describe("a tag's page", () => {
 
   it("is linked from each blog carrying the tag", async () => {
     const html = await (await getPath(`/${account.handle}/tagged-3`)).text();
-    expect(html).toContain(`href="/${account.handle}/tags/next-js">Next.js</a>`);
-    expect(html).toContain(`href="/${account.handle}/tags/web">Web</a>`);
+    expect(html).toContain(`href="${origin}/${account.handle}/tags/next-js">Next.js</a>`);
+    expect(html).toContain(`href="${origin}/${account.handle}/tags/web">Web</a>`);
   });
 });

@@ -64,6 +64,7 @@ export interface PreviewedBlog {
   publishedAt: Date | null;
   cover: CoverImage | null;
   imagesWithPendingVariants: string[];
+  authorId: string;
   authorName: string;
   authorHandle: string;
   expiresAt: Date;
@@ -73,7 +74,7 @@ export interface PreviewedBlog {
 export async function findPreviewedBlog(sql: SqlPool, token: string): Promise<PreviewedBlog | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const { rows } = await sql.query<PreviewedBlog>(
-    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
+    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, u."id" AS "authorId", u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
      FROM "preview_link" AS p JOIN "blog" AS b ON b."id" = p."blogId" JOIN "user" AS u ON u."id" = b."userId"
      WHERE p."tokenHash" = $1 AND p."expiresAt" > now()`,
     [hashToken(token)],

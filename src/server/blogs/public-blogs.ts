@@ -32,16 +32,21 @@ export interface PublicOwner {
   id: string;
   name: string;
   handle: string;
-  /** Moves with every write to the account's public blogs (see the public_content_version migration); null before the first. */
-  contentVersion: string | null;
-  /** When it last moved, in whole seconds (the public_cache migration); null with it. */
-  changedAt: Date | null;
+  /**
+   * Moves with every write to the account's public blogs or publication (see the
+   * public_content_version migration); "0" before the first, when the account's only page is its
+   * empty home (docs/publication.md).
+   */
+  contentVersion: string;
+  /** When it last moved, in whole seconds (the public_cache migration); the account's creation before the first move. */
+  changedAt: Date;
 }
 
 /** The account with `handle` and its public content version: one statement, two index lookups. */
 export async function findPublicOwner(pool: SqlPool, handle: string): Promise<PublicOwner | null> {
   const { rows } = await pool.query<PublicOwner>(
-    `SELECT u."id", u."name", u."handle", v."version"::text AS "contentVersion", v."changedAt"
+    `SELECT u."id", u."name", u."handle", COALESCE(v."version"::text, '0') AS "contentVersion",
+       COALESCE(v."changedAt", date_trunc('second', u."createdAt")) AS "changedAt"
      FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id"
      WHERE u."handle" = $1`,
     [handle],
@@ -56,8 +61,8 @@ export async function findPublicOwner(pool: SqlPool, handle: string): Promise<Pu
  * rows by key. A public blog always has its publishedAt (the publishing migration's trigger).
  */
 export async function listPublicBlogs(pool: SqlPool, ownerId: string, page: number, tagSlug?: string) {
-  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; publishedAt: Date; cover: CoverImage | null }>(
-    `SELECT b."title", b."blogSlug", b."description", b."publishedAt", ${COVER_SELECT} FROM "blog" AS b
+  const { rows } = await pool.query<{ title: string; blogSlug: string; description: string; content: string; publishedAt: Date; cover: CoverImage | null }>(
+    `SELECT b."title", b."blogSlug", b."description", b."content", b."publishedAt", ${COVER_SELECT} FROM "blog" AS b
      WHERE b."id" IN (SELECT "id" FROM "blog" WHERE "userId" = $1 AND "isPublic" ${tagSlug ? `AND "tagSlugs" @> ARRAY[$4]::text[]` : ""}
                       ORDER BY "publishedAt" DESC, "id" DESC LIMIT $2 OFFSET $3)
      ORDER BY b."publishedAt" DESC, b."id" DESC`,

@@ -1,6 +1,5 @@
 import "server-only";
 import { markdownToHtml } from "~/lib/markdown";
-import { articleHtml } from "./article-html";
 import {
   findAdjacentPublicBlogs,
   findMovedPublicBlog,
@@ -16,17 +15,18 @@ import {
   listSitemapTags,
   type PublicOwner,
 } from "../blogs/public-blogs";
+import { searchPublicBlogs } from "../blogs/search-public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
-import { readPublication } from "../publication/publication";
+import { articleHtml } from "./article-html";
 import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
-import { searchPublicBlogs } from "../blogs/search-public-blogs";
 import { makeAnswer, makeRedirect, publicPageCache, publicSearchCache, type CacheResult, type PublicAnswer } from "./cache";
-import { renderIndexPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
+import { postSummary, renderIndexPage, renderNotFoundPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
 import type { PostEndView } from "./post-end";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
 import { readPublicContent } from "./replay-fence";
+import { readPublicationView, type PublicationView } from "./publication-view";
 import { renderShareImage } from "./share-image";
 
 /**
@@ -73,48 +73,66 @@ async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind:
  * all read at the owner's content version, which every public write moves, so they are never
  * older than the page.
  */
-async function postEnd(pool: SqlPool, owner: PublicOwner, blogSlug: string): Promise<PostEndView> {
-  const [publication, image, { previous, next }, related] = await Promise.all([
-    readPublication(pool, owner),
+async function postEnd(pool: SqlPool, owner: PublicOwner, site: PublicationView, blogSlug: string): Promise<PostEndView> {
+  const [image, { previous, next }, related] = await Promise.all([
     findOwnerImage(pool, owner.id),
     findAdjacentPublicBlogs(pool, owner.id, blogSlug),
     listRelatedPublicBlogs(pool, owner.id, blogSlug),
   ]);
-  return { home: `/${owner.handle}`, author: { name: owner.name, image }, publication, previous, next, related };
+  return { site, author: { name: owner.name, image }, previous, next, related };
 }
 
-/** An owner's answer at their current content version; null when there is nothing public at the address. */
-async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
+/** The home of `handle`'s publication on the app's origin: every link of its pages is built from it. */
+const homeOf = (origin: string, handle: string) => `${origin}/${handle}`;
+
+/** A page of the publication: its HTML, allowing the publication's accent stylesheet. */
+const pageAnswer = (site: PublicationView, html: string, lastModified: Date) => makeAnswer(HTML, html, lastModified, styled(site, html).styleSources);
+
+/**
+ * An owner's answer at their current content version; null when there is nothing public at the
+ * address. Their home is an answer even before their first public blog (docs/publication.md).
+ */
+async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner, origin: string): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
   const lastModified = owner.changedAt;
+  if (route.kind === "sitemap") {
+    const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
+    // The owner's index page takes one of the sitemap's addresses.
+    const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
+    if (blogs.length === 0) return null;
+    return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(origin, owner.handle, blogs, tags), lastModified);
+  }
+  const site = await readPublicationView(pool, owner, origin, homeOf(origin, owner.handle));
   switch (route.kind) {
     case "index": {
       const { page } = route;
       const tag = route.tagSlug === undefined ? null : await findPublicTag(pool, owner.id, route.tagSlug);
       if (route.tagSlug !== undefined && !tag) return null;
       const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
-      if (blogs.length === 0) return null;
-      const publication = await readPublication(pool, owner);
-      return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }, publication.title), lastModified);
+      // An empty first page of the home says so; any other empty page is none.
+      if (blogs.length === 0 && (tag || page > 1)) return null;
+      return pageAnswer(site, renderIndexPage(site, { tag, page, hasOlder, blogs: blogs.map(postSummary) }), lastModified);
     }
     case "search": {
       const { q, page } = route;
       const { results, hasOlder } = q ? await searchPublicBlogs(pool, owner.id, q, page) : { results: [], hasOlder: false };
       // Past the last page, as an index's: nothing there. The first page says that nothing matched.
       if (page > 1 && results.length === 0) return null;
-      return makeAnswer(HTML, renderSearchPage({ owner: author, q, page, hasOlder, results }), lastModified);
+      return pageAnswer(site, renderSearchPage(site, { q, page, hasOlder, results }), lastModified);
     }
+    case "subscribe":
+      return pageAnswer(site, renderSubscribePage(site), lastModified);
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
       const article = { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author };
-      const html = renderPostPage(origin, article, await postEnd(pool, owner, route.blogSlug));
-      return { ...makeAnswer(HTML, html, lastModified), blogId: blog.id };
+      const html = renderPostPage(site, article, await postEnd(pool, owner, site, route.blogSlug));
+      return { ...pageAnswer(site, html, lastModified), blogId: blog.id };
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
-      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: new URL(origin).host }), lastModified);
+      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: site.title }), lastModified);
     }
     case "feed": {
       const tag = route.tagSlug === undefined ? undefined : await findPublicTag(pool, owner.id, route.tagSlug);
@@ -125,23 +143,12 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       // plain: a feed reader shows its own styles, and no class of ours means anything there.
       const html = (content: string, imagesWithPendingVariants: string[]) => markdownToHtml(content, { origin, absoluteImageUrls: true, imagesWithPendingVariants });
       const text = renderFeed(route.format, {
-        origin,
+        site,
         owner: author,
         tag,
         blogs: blogs.map(({ content, imagesWithPendingVariants, ...blog }) => ({ ...blog, html: html(content, imagesWithPendingVariants) })),
       });
       return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
-    }
-    case "subscribe": {
-      const publication = await readPublication(pool, owner);
-      return makeAnswer(HTML, renderSubscribePage(origin, { owner: author, publicationTitle: publication.title }), lastModified);
-    }
-    case "sitemap": {
-      const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
-      // The owner's index page takes one of the sitemap's addresses.
-      const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
-      if (blogs.length === 0) return null;
-      return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(origin, owner.handle, blogs, tags), lastModified);
     }
   }
 }
@@ -180,19 +187,47 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
     if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await readPublicContent((pool) => sitemapIndex(pool, origin)) };
     return readPublicContent(async (pool) => {
       const owner = await findPublicOwner(pool, route.handle);
-      // No version: the account never had a public blog, so has no public address.
-      if (!owner?.contentVersion || !owner.changedAt) return null;
+      if (!owner) return null;
       if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
-      const answer = await ownerAnswer(pool, route, { ...owner, changedAt: owner.changedAt }, origin);
+      const answer = await ownerAnswer(pool, route, owner, origin);
       return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
     });
   });
 }
 
-/** A blog through its secret preview link (never cached); null once expired or revoked. */
-export async function previewPage(token: string, origin: string): Promise<string | null> {
-  const blog = await findPreviewedBlog(getSqlPool(), token);
+/** An HTML page and the CSP sources of its stylesheets besides the reader's. */
+export interface StyledPage {
+  html: string;
+  styleSources: string[];
+}
+
+const styled = (site: PublicationView, html: string): StyledPage => ({ html, styleSources: site.accent ? [site.accent.source] : [] });
+
+/**
+ * The 404 of a page address under a known handle (a post, a tag, a page past the last): its
+ * publication's, leading to its home (whose existence its home already shows). Never cached, like
+ * every 404; null for any other address, which gets the plain 404.
+ */
+export async function ownerNotFoundPage(route: CachedRoute, origin: string): Promise<StyledPage | null> {
+  if (route.kind !== "index" && route.kind !== "post") return null;
+  return readPublicContent(async (pool) => {
+    const owner = await findPublicOwner(pool, route.handle);
+    if (!owner) return null;
+    const site = await readPublicationView(pool, owner, origin, homeOf(origin, owner.handle));
+    return styled(site, renderNotFoundPage(site));
+  });
+}
+
+/** A blog through its secret preview link (never cached), with its page's stylesheets' CSP sources; null once expired or revoked. */
+export async function previewPage(token: string, origin: string): Promise<StyledPage | null> {
+  const pool = getSqlPool();
+  const blog = await findPreviewedBlog(pool, token);
   if (!blog) return null;
-  const article = { ...blog, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author: { name: blog.authorName, handle: blog.authorHandle } };
-  return renderPreviewPage(article, blog.expiresAt);
+  const site = await readPublicationView(pool, { id: blog.authorId, name: blog.authorName }, origin, homeOf(origin, blog.authorHandle));
+  const article = {
+    ...blog,
+    html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }),
+    author: { name: blog.authorName, handle: blog.authorHandle },
+  };
+  return styled(site, renderPreviewPage(site, article, blog.expiresAt));
 }

@@ -41,6 +41,8 @@ export interface PublicAnswer {
   blogId?: string;
   /** A moved blog's old address (docs/public-blog.md, Moved blogs): answered 301 to this path, the body a note naming it. */
   location?: string;
+  /** A page's stylesheets besides the reader's, as CSP sources (a publication's accent, ./accent.ts). */
+  styleSources?: string[];
 }
 
 /** What an answer was made from: its account (null: every account's, e.g. the sitemap index) and that account's content version. */
@@ -66,7 +68,7 @@ const COMPRESSIBLE = /^(text\/|application\/(.+\+)?(xml|json))/;
 
 const entityTag = (body: Buffer) => `W/"${createHash("sha256").update(body).digest("base64url")}"`;
 
-export function makeAnswer(contentType: string, content: string | Buffer, lastModified: Date): PublicAnswer {
+export function makeAnswer(contentType: string, content: string | Buffer, lastModified: Date, styleSources?: string[]): PublicAnswer {
   const body = typeof content === "string" ? Buffer.from(content) : content;
   const etag = entityTag(body);
   if (!COMPRESSIBLE.test(contentType)) return { contentType, body, etag, lastModified };
@@ -75,6 +77,7 @@ export function makeAnswer(contentType: string, content: string | Buffer, lastMo
     body,
     etag,
     lastModified,
+    ...(styleSources && styleSources.length > 0 && { styleSources }),
     gzip: gzipSync(body, { level: 6 }),
     br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   };

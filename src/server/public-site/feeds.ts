@@ -1,45 +1,47 @@
 import "server-only";
 import { Feed, type Author } from "feed";
 import { imagePath } from "~/shared/images";
-import { tagPagePath } from "~/shared/tags";
 import type { CoverImage } from "../blogs/public-blogs";
+import type { PublicationView } from "./publication-view";
 import { FEED_FORMATS, type FeedFormat } from "./routes";
 import { withXmlCharactersOnly } from "./xml-characters";
 
 /**
- * An owner's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of their newest
- * public blogs, each with its full sanitized HTML, absolute links and its cover image, written by
+ * A publication's feeds (docs/public-blog.md): RSS 2.0, Atom 1.0 and JSON Feed 1.1 of its newest
+ * public blogs, named, described and in the language as its settings say (docs/publication.md), each with its full sanitized HTML, absolute links and its cover image, written by
  * the `feed` package. Its JSON is JSON Feed 1.0; the 1.1 changes it needs are made here (`authors`
  * lists instead of `author`, the version, and the cover as `banner_image` too). Characters XML
  * cannot carry are dropped from RSS and Atom (./xml-characters.ts); JSON escapes them.
  */
 
 export interface FeedSource {
-  /** The app's origin, for absolute links. */
-  origin: string;
-  owner: { name: string; handle: string };
+  /** Its home is the base of its links; our images are under its origin. */
+  site: Pick<PublicationView, "origin" | "home" | "title" | "description" | "language">;
+  owner: { name: string };
   /** A tag's feed: of the owner's blogs carrying it, at its page's address. */
   tag?: { name: string; slug: string };
   /** Newest first, their Markdown already rendered to sanitized HTML. */
   blogs: { title: string; blogSlug: string; description: string; html: string; tags: string[]; publishedAt: Date; updatedAt: Date; cover: CoverImage | null }[];
 }
 
-/** The page a feed belongs to: the owner's index, or their tag's page. */
-export function feedPage(origin: string, handle: string, tag?: { slug: string }): string {
-  return tag ? `${origin}${tagPagePath(handle, tag.slug)}` : `${origin}/${handle}`;
+/** The page a feed belongs to: the publication's home, or a tag's page. */
+export function feedPage(home: string, tag?: { slug: string }): string {
+  return tag ? `${home}/tags/${tag.slug}` : home;
 }
 
-export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: FeedSource): string {
-  const home = `${origin}/${owner.handle}`;
-  const page = feedPage(origin, owner.handle, tag);
+export function renderFeed(format: FeedFormat, { site, owner, tag, blogs }: FeedSource): string {
+  const { home, origin } = site;
+  const page = feedPage(home, tag);
   const author: Author = { name: owner.name, link: home };
   const feed = new Feed({
     id: page,
     link: page,
-    title: tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`,
-    description: tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`,
+    title: tag ? `${tag.name} – ${site.title}` : site.title,
+    description: tag ? `Posts tagged ${tag.name} in ${site.title}` : site.description || `Posts of ${site.title}`,
+    language: site.language,
     updated: new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime()))),
-    generator: "Blog Manager",
+    // Nothing names the app on a publication's pages and feeds.
+    generator: false,
     feedLinks: Object.fromEntries(Object.entries(FEED_FORMATS).map(([name, { file }]) => [name, `${page}/${file}`])),
     author,
   });
@@ -61,19 +63,20 @@ export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: Fe
   }
   if (format === "rss") return withXmlCharactersOnly(feed.rss2());
   if (format === "atom") return withXmlCharactersOnly(feed.atom1());
-  return jsonFeed11(feed.json1());
+  return jsonFeed11(feed.json1(), site.language);
 }
 
 type JsonFeedAuthor = { name?: string; url?: string };
 type JsonFeed10 = { author?: JsonFeedAuthor; items: { author?: JsonFeedAuthor; image?: string }[] } & Record<string, unknown>;
 
-/** JSON Feed 1.0 as `feed` writes it, made 1.1: `authors` arrays replace `author`; the cover, shown above the title on its page, is the item's banner too. */
-function jsonFeed11(json10: string): string {
+/** JSON Feed 1.0 as `feed` writes it, made 1.1: `authors` arrays replace `author`, with its `language`; the cover, shown above the title on its page, is the item's banner too. */
+function jsonFeed11(json10: string, language: string): string {
   const { author, items, ...feed } = JSON.parse(json10) as JsonFeed10;
   return JSON.stringify(
     {
       ...feed,
       version: "https://jsonfeed.org/version/1.1",
+      language,
       ...(author && { authors: [author] }),
       items: items.map(({ author: itemAuthor, ...item }) => ({ ...item, ...(item.image && { banner_image: item.image }), ...(itemAuthor && { authors: [itemAuthor] }) })),
     },

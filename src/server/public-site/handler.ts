@@ -12,7 +12,7 @@ import { requestOrigin } from "../http/public-origin";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
-import { previewPage, publicAnswer } from "./answers";
+import { ownerNotFoundPage, previewPage, publicAnswer, type CachedRoute } from "./answers";
 import { renderBadFormPage, renderNotFoundPage, renderSearchTooLongPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
@@ -35,12 +35,15 @@ import { readSubscribeForm } from "./subscribe-form";
 export const PUBLIC_CACHE_CONTROL = "public, max-age=0, s-maxage=30, stale-while-revalidate=30";
 
 /**
- * Pages: no script at all, the one inline stylesheet by its hash, images from anywhere over https
+ * Pages: no script at all, the inline stylesheets by their hashes (the reader's, and a
+ * publication's accent, which its answer names), images from anywhere over https
  * (Markdown links them); connections to the site itself only (crawlers' tools, such as
  * Lighthouse, fetch robots.txt from the page); forms sent to the site itself only (the search
  * box, the subscribe form; 'self' is whatever host served the page, a custom domain too).
  */
-const PAGE_CSP = `default-src 'none'; style-src ${READER_CSS_SOURCE}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+const pageCsp = (styleSources: string[] = []) =>
+  `default-src 'none'; style-src ${[READER_CSS_SOURCE, ...styleSources].join(" ")}; img-src 'self' https: data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+const PAGE_CSP = pageCsp();
 /** Feeds, sitemaps, robots.txt, images: nothing in them loads or runs. */
 const DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'";
 /** Image files: immutable (src/shared/images.ts names them), kept by browsers and CDNs for a year. */
@@ -95,6 +98,13 @@ function notFound(request: PublicRequest): PublicResponse {
   return respond(request, 404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, notFoundPage);
 }
 
+/** The 404 of an address of the public site: its publication's under a known handle's page address, else the plain one. */
+async function routeNotFound(request: PublicRequest, route: CachedRoute): Promise<PublicResponse> {
+  const page = await ownerNotFoundPage(route, request.origin);
+  if (page === null) return notFound(request);
+  return respond(request, 404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pageCsp(page.styleSources) }, html(page.html));
+}
+
 /** Whether the client accepts `coding` (an Accept-Encoding entry without q=0). */
 function accepts(acceptEncoding: string | undefined, coding: string): boolean {
   if (!acceptEncoding) return false;
@@ -119,7 +129,7 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
     "Cache-Control": PUBLIC_CACHE_CONTROL,
     ETag: answer.etag,
     "Last-Modified": answer.lastModified.toUTCString(),
-    "Content-Security-Policy": answer.contentType.startsWith("text/html") ? PAGE_CSP : DOCUMENT_CSP,
+    "Content-Security-Policy": answer.contentType.startsWith("text/html") ? pageCsp(answer.styleSources) : DOCUMENT_CSP,
   };
   // A moved blog's old address: always the redirect (a 304 would leave a client on an address that moved).
   if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, shown);
@@ -195,7 +205,7 @@ export async function handlePublicRequest(
  */
 async function subscribe(request: PublicRequest, handle: string): Promise<PublicResponse> {
   const owner = await findPublicOwner(getSqlPool(), handle);
-  if (!owner?.contentVersion) return notFound(request);
+  if (!owner) return notFound(request);
   const home = `/${owner.handle}`;
   const form = await readSubscribeForm({ contentType: request.header("content-type"), contentLength: request.header("content-length") }, request.body);
   if ("problem" in form) {
@@ -216,15 +226,16 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
     if (route === "notFound") return notFound(request);
     if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "search" && route.tooLong) {
-      return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderSearchTooLongPage(route.handle)));
+      return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderSearchTooLongPage(`/${route.handle}`)));
     }
     if (route.kind === "preview") {
       const page = await previewPage(route.token, request.origin);
       if (page === null) return notFound(request);
-      return respond(request, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP, ...PREVIEW_HEADERS }, html(page));
+      const csp = pageCsp(page.styleSources);
+      return respond(request, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": csp, ...PREVIEW_HEADERS }, html(page.html));
     }
     const found = await publicAnswer(route, request.origin);
-    return found ? answered(request, found) : notFound(request);
+    return found ? answered(request, found) : await routeNotFound(request, route);
   } catch (error) {
     log.error({ err: error, path: pathname }, "public page failed");
     return respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));

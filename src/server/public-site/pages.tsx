@@ -1,25 +1,28 @@
 import "server-only";
 import { Fragment, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { formatDate, formatDateTime } from "~/lib/format";
-import { SNIPPET_MARK_END, SNIPPET_MARK_START, type SearchResult } from "../blogs/search-public-blogs";
+import { formatDate, formatPublicMoment } from "~/lib/format";
 import { MAX_SEARCH_LENGTH } from "~/shared/blog-fields";
-import { imagePath, type ImageFormat, type ImageReference } from "~/shared/images";
+import { contentTypeOf, imagePath, thumbnailFile, type ImageFormat, type ImageReference } from "~/shared/images";
+import { publicationHref, socialLinkName } from "~/shared/publication";
 import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
-import { tagPagePath, tagSlug } from "~/shared/tags";
+import { countWords, readingMinutes } from "~/shared/reading-time";
+import { tagSlug } from "~/shared/tags";
+import { SNIPPET_MARK_END, SNIPPET_MARK_START, type SearchResult } from "../blogs/search-public-blogs";
 import { feedPage } from "./feeds";
-import { READER_CSS } from "./reader-style";
 import { PostEnd, SubscribeForm, type PostEndView } from "./post-end";
+import { dateStyle, type PublicationView } from "./publication-view";
+import { READER_CSS } from "./reader-style";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
 import { SHARE_IMAGE_SIZE } from "./share-image";
 
 /**
  * The public site's pages (docs/public-blog.md) as plain HTML: React renders them once per change
  * to static markup, with no script at all, so they work without JavaScript and a reader's browser
- * loads no framework. One stylesheet, inlined (./reader-style.ts).
+ * loads no framework. One stylesheet, inlined (./reader-style.ts), and the publication's accent
+ * (./accent.ts). Every page is its publication's (docs/publication.md): its header, navigation,
+ * footer, language, time zone and name; every link is built from its home (PublicationView).
  */
-
-const SITE_NAME = "Blog Manager";
 
 export interface Author {
   name: string;
@@ -27,14 +30,15 @@ export interface Author {
 }
 
 interface Head {
-  title: string;
+  /** The page's own name; the publication's follows it ("Post – Publication"), or stands alone (its home). */
+  title: string | null;
   description: string;
   /** Absolute; also og:url. Absent on pages that are nobody's address (a preview, a 404). */
   canonical?: string;
-  /** The robots meta: previews and 404s are neither indexed nor followed, search answers not indexed. */
-  robots?: "noindex" | "noindex, nofollow";
+  /** A preview is never indexed. */
+  noindex?: boolean;
   feeds?: { page: string; name: string };
-  openGraph?: { type: "article" | "website"; image: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
+  openGraph?: { type: "article" | "website"; title: string; image?: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
   /** schema.org structured data. */
   jsonLd?: object;
 }
@@ -51,12 +55,28 @@ interface ShareImage {
 /** What social networks' cards show (Open Graph, X): not AVIF, whose cover leaves the generated share image in its place. */
 const CARD_FORMATS: readonly ImageFormat[] = ["jpeg", "png", "gif", "webp"];
 
+/** A blog's address on its publication. */
+const postHref = (site: PublicationView, blogSlug: string) => `${site.home}/${blogSlug}`;
+/** A tag's page on its publication. */
+const tagHref = (site: PublicationView, slug: string) => `${site.home}/tags/${slug}`;
+
 /** A blog's share image (docs/public-blog.md): its cover's original when cards show its format, else the one drawn for it (./share-image.tsx). */
-function shareImage(origin: string, handle: string, blog: { blogSlug: string; cover: ImageReference | null }): ShareImage {
+function shareImage(site: PublicationView, blog: { blogSlug: string; cover: ImageReference | null }): ShareImage {
   const { cover } = blog;
-  if (cover && CARD_FORMATS.includes(cover.format)) return { url: origin + imagePath(cover), width: cover.width, height: cover.height };
-  return { url: `${origin}/${handle}/${blog.blogSlug}/${SHARE_IMAGE_FILE}`, ...SHARE_IMAGE_SIZE };
+  if (cover && CARD_FORMATS.includes(cover.format)) return { url: site.origin + imagePath(cover), width: cover.width, height: cover.height };
+  return { url: `${postHref(site, blog.blogSlug)}/${SHARE_IMAGE_FILE}`, ...SHARE_IMAGE_SIZE };
 }
+
+/** The publication's full `<title>`: "Page – Publication" (an en dash), the publication's alone on its home. */
+const fullTitle = (title: string | null, site: PublicationView | null) => (site ? (title ? `${title} – ${site.title}` : site.title) : (title ?? ""));
+
+
+/** A small file of one of our images for the header and the tab (its thumbnail, made with the upload), else its original. */
+const smallImagePath = (image: ImageReference) => imagePath(image, thumbnailFile(image)?.name);
+
+/** The logo's height in the header (CSS px); its width follows its proportions, up to LOGO_MAX_WIDTH. */
+const LOGO_HEIGHT = 40;
+const LOGO_MAX_WIDTH = 200;
 
 /**
  * One of our images as a <picture> of its variants (src/shared/responsive-images.ts), decorative
@@ -79,17 +99,20 @@ function Picture({ image, sizes, className, priority = false }: { image: ImageRe
 /** JSON inside a script element: `<` escaped, so no string in it can close the element. */
 const scriptJson = (value: object) => JSON.stringify(value).replace(/</g, "\\u003c");
 
-function Document({ head, children }: { head: Head; children: ReactNode }) {
-  const { title, description, canonical, openGraph, feeds } = head;
+function Document({ site, head, children }: { site: PublicationView | null; head: Head; children: ReactNode }) {
+  const { description, canonical, openGraph, feeds } = head;
+  const title = fullTitle(head.title, site);
   return (
-    <html lang="en">
+    <html lang={site?.language ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <meta name="description" content={description} />
-        {head.robots && <meta name="robots" content={head.robots} />}
+        {head.noindex && <meta name="robots" content="noindex, nofollow" />}
         {canonical && <link rel="canonical" href={canonical} />}
+        {/* Without an icon of its own, an empty one: browsers would otherwise show the app's /favicon.ico. */}
+        {site?.icon ? <link rel="icon" type={contentTypeOf(site.icon.format)} href={smallImagePath(site.icon)} /> : <link rel="icon" href="data:," />}
         {feeds &&
           (Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
             <link
@@ -102,78 +125,125 @@ function Document({ head, children }: { head: Head; children: ReactNode }) {
           ))}
         <meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)" />
         <meta name="theme-color" content="#0b1120" media="(prefers-color-scheme: dark)" />
-        {openGraph && canonical && (
+        {openGraph && canonical && site && (
           <>
             <meta property="og:type" content={openGraph.type} />
-            <meta property="og:site_name" content={SITE_NAME} />
-            <meta property="og:title" content={title} />
+            <meta property="og:site_name" content={site.title} />
+            <meta property="og:title" content={openGraph.title} />
             <meta property="og:description" content={description} />
             <meta property="og:url" content={canonical} />
-            <meta property="og:image" content={openGraph.image.url} />
-            <meta property="og:image:width" content={String(openGraph.image.width)} />
-            <meta property="og:image:height" content={String(openGraph.image.height)} />
+            {site.language !== "en" && <meta property="og:locale" content={site.language.replace("-", "_")} />}
+            {openGraph.image && (
+              <>
+                <meta property="og:image" content={openGraph.image.url} />
+                <meta property="og:image:width" content={String(openGraph.image.width)} />
+                <meta property="og:image:height" content={String(openGraph.image.height)} />
+              </>
+            )}
             {openGraph.publishedTime && <meta property="article:published_time" content={openGraph.publishedTime} />}
             {openGraph.modifiedTime && <meta property="article:modified_time" content={openGraph.modifiedTime} />}
             {openGraph.author && <meta property="article:author" content={openGraph.author} />}
-            <meta name="twitter:card" content="summary_large_image" />
-            <meta name="twitter:title" content={title} />
+            <meta name="twitter:card" content={openGraph.image ? "summary_large_image" : "summary"} />
+            <meta name="twitter:title" content={openGraph.title} />
             <meta name="twitter:description" content={description} />
-            <meta name="twitter:image" content={openGraph.image.url} />
+            {openGraph.image && <meta name="twitter:image" content={openGraph.image.url} />}
           </>
         )}
         {head.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(head.jsonLd) }} />}
         <style dangerouslySetInnerHTML={{ __html: READER_CSS }} />
+        {site?.accent && <style dangerouslySetInnerHTML={{ __html: site.accent.css }} />}
       </head>
       <body>
-        <div className="page">{children}</div>
+        <div className="page">
+          <a className="skip" href="#main">
+            Skip to content
+          </a>
+          {site && <Masthead site={site} />}
+          {children}
+          {site && <SiteFooter site={site} feeds={feeds?.page} />}
+        </div>
       </body>
     </html>
   );
 }
 
-function SiteLink() {
+/** The publication's header: its logo and title, linking to its home, and its navigation. */
+function Masthead({ site }: { site: PublicationView }) {
+  const { logo } = site;
+  const logoWidth = logo && Math.min(LOGO_MAX_WIDTH, Math.round((LOGO_HEIGHT * logo.width) / logo.height));
   return (
-    <a className="site" href="/">
-      <span aria-hidden="true" className="site-mark">
-        B
-      </span>
-      {SITE_NAME}
-    </a>
+    <header className="masthead">
+      <a className="brand" href={site.home}>
+        {logo && logoWidth && (
+          // eslint-disable-next-line @next/next/no-img-element -- static HTML without Next's runtime; decorative, the title follows it.
+          <img src={smallImagePath(logo)} alt="" width={logoWidth} height={Math.round((logoWidth * logo.height) / logo.width)} />
+        )}
+        <span>{site.title}</span>
+      </a>
+      {site.navigation.length > 0 && (
+        <nav aria-label="Site">
+          <ul>
+            {site.navigation.map((link, index) => (
+              <li key={index}>
+                <a href={publicationHref(site.home, link.url)}>{link.label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      <SearchForm home={site.home} />
+    </header>
   );
 }
 
-/** Page `number` of the results of an owner's search (docs/public-blog.md, Search). */
-function searchResultsPath(handle: string, q: string, number: number): string {
+/** Page `number` of the results of a search of the publication (docs/public-blog.md, Search). */
+function searchResultsHref(home: string, q: string, number: number): string {
   const query = new URLSearchParams({ q });
   if (number > 1) query.set("page", String(number));
-  return `/${handle}/search?${query}`;
+  return `${home}/search?${query}`;
 }
 
-/** The search box of an owner's pages: a GET form, so it works without script. */
-function SearchForm({ handle, q = "" }: { handle: string; q?: string }) {
+/** The publication's search box: a GET form, so it works without script. */
+function SearchForm({ home, q = "" }: { home: string; q?: string }) {
   return (
-    <form role="search" className="search" action={`/${handle}/search`} method="get">
-      <label htmlFor="search-q">Search blogs</label>
+    <form role="search" className="search" action={`${home}/search`} method="get">
+      <label htmlFor="search-q">Search posts</label>
       <input id="search-q" type="search" name="q" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} />
       <button type="submit">Search</button>
     </form>
   );
 }
 
-function FeedLinks({ page }: { page: string }) {
+/** The publication's footer: its own text (Markdown, sanitized), its social links and the page's feeds. */
+function SiteFooter({ site, feeds }: { site: PublicationView; feeds?: string }) {
   return (
-    <p className="feeds">
-      Follow:{" "}
-      {(Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
-        <a key={format} href={`${page}/${FEED_FORMATS[format].file}`}>
-          {FEED_TITLES[format]}
-        </a>
-      ))}
-    </p>
+    <footer className="site-footer">
+      {site.footerHtml && <div className="markdown" dangerouslySetInnerHTML={{ __html: site.footerHtml }} />}
+      {site.socialLinks.length > 0 && (
+        <ul aria-label="Elsewhere" className="links">
+          {site.socialLinks.map((url) => (
+            <li key={url}>
+              <a href={url} rel="me">
+                {socialLinkName(url)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {feeds && (
+        <ul aria-label="Feeds" className="links">
+          {(Object.keys(FEED_FORMATS) as FeedFormat[]).map((format) => (
+            <li key={format}>
+              <a href={`${feeds}/${FEED_FORMATS[format].file}`}>{FEED_TITLES[format]}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </footer>
   );
 }
 
-const page = (head: Head, body: ReactNode) => `<!DOCTYPE html>${renderToStaticMarkup(<Document head={head}>{body}</Document>)}`;
+const page = (site: PublicationView | null, head: Head, body: ReactNode) => `<!DOCTYPE html>${renderToStaticMarkup(<Document site={site} head={head}>{body}</Document>)}`;
 
 export interface ArticleView {
   title: string;
@@ -189,52 +259,48 @@ export interface ArticleView {
 }
 
 /** `end`: what follows the post's body on its public page (./post-end.tsx). */
-function Article({ article, banner, end }: { article: ArticleView; banner?: ReactNode; end?: ReactNode }) {
+function Article({ site, article, banner, end }: { site: PublicationView; article: ArticleView; banner?: ReactNode; end?: ReactNode }) {
   const { title, description, html, tags, publishedAt, cover, author } = article;
   return (
-    <>
+    <main id="main">
       {banner}
-      <SiteLink />
-      <SearchForm handle={author.handle} />
-      <main>
-        <article>
-          {cover && <Picture image={cover} sizes={READER_COLUMN_SIZES} className="cover" priority />}
-          <header className="post">
-            <h1>{title}</h1>
-            {description && <p className="lede">{description}</p>}
-            <p className="byline">
-              By <a href={`/${author.handle}`}>{author.name}</a> ·{" "}
-              {publishedAt ? <time dateTime={publishedAt.toISOString()}>{formatDate(publishedAt.toISOString())}</time> : "Not published yet"}
-            </p>
-            {tags.length > 0 && (
-              <ul aria-label="Tags" className="tags">
-                {tags.map((tag) => (
-                  <li key={tag}>
-                    <a href={tagPagePath(author.handle, tagSlug(tag))}>{tag}</a>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </header>
-          <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
-        </article>
-        {end}
-      </main>
-    </>
+      <article>
+        {cover && <Picture image={cover} sizes={READER_COLUMN_SIZES} className="cover" priority />}
+        <header className="post">
+          <h1>{title}</h1>
+          {description && <p className="lede">{description}</p>}
+          <p className="byline">
+            By <a href={site.home}>{author.name}</a> ·{" "}
+            {publishedAt ? <time dateTime={publishedAt.toISOString()}>{formatDate(publishedAt.toISOString(), dateStyle(site))}</time> : "Not published yet"}
+          </p>
+          {tags.length > 0 && (
+            <ul aria-label="Tags" className="tags">
+              {tags.map((tag) => (
+                <li key={tag}>
+                  <a href={tagHref(site, tagSlug(tag))}>{tag}</a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </header>
+        <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
+      </article>
+      {end}
+    </main>
   );
 }
 
 /**
  * A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD
- * BlogPosting; after its body, `end` (./post-end.tsx) and its publication's feeds.
+ * BlogPosting; after its body, `end` (./post-end.tsx).
  */
-export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }, end: PostEndView): string {
+export function renderPostPage(site: PublicationView, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }, end: PostEndView): string {
   const { author } = article;
-  const url = `${origin}/${author.handle}/${article.blogSlug}`;
+  const url = postHref(site, article.blogSlug);
   const title = article.seoTitle || article.title;
   // Never the site's generic description: a blog without one is described by its title.
   const description = article.seoDescription || article.description || `${article.title}, by ${author.name}`;
-  const image = shareImage(origin, author.handle, article);
+  const image = shareImage(site, article);
   const publishedTime = article.publishedAt?.toISOString();
   const modifiedTime = article.updatedAt.toISOString();
   const jsonLd = {
@@ -245,121 +311,142 @@ export function renderPostPage(origin: string, article: ArticleView & { blogSlug
     image: [image.url],
     datePublished: publishedTime,
     dateModified: modifiedTime,
-    author: { "@type": "Person", name: author.name, url: `${origin}/${author.handle}` },
-    publisher: { "@type": "Organization", name: SITE_NAME, url: origin },
+    inLanguage: site.language,
+    author: { "@type": "Person", name: author.name, url: site.home },
+    publisher: { "@type": "Organization", name: site.title, url: site.home, ...(site.logo && { logo: { "@type": "ImageObject", url: site.origin + imagePath(site.logo) } }) },
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     ...(article.tags.length > 0 && { keywords: article.tags.join(", ") }),
   };
   return page(
+    site,
     {
       title,
       description,
       canonical: url,
-      feeds: { page: feedPage(origin, author.handle), name: author.name },
-      openGraph: { type: "article", image, publishedTime, modifiedTime, author: author.name },
+      feeds: { page: feedPage(site.home), name: site.title },
+      openGraph: { type: "article", title, image, publishedTime, modifiedTime, author: author.name },
       jsonLd,
     },
-    <Article
-      article={article}
-      end={
-        <>
-          <PostEnd view={end} />
-          <FeedLinks page={feedPage(origin, author.handle)} />
-        </>
-      }
-    />,
+    <Article site={site} article={article} end={<PostEnd view={end} />} />,
   );
 }
 
 /** A blog through its secret preview link, exactly as its public page will look, below a banner; never indexed. */
-export function renderPreviewPage(article: ArticleView, expiresAt: Date): string {
+export function renderPreviewPage(site: PublicationView, article: ArticleView, expiresAt: Date): string {
   const banner = (
     <p role="note" className="note">
       <strong>Preview.</strong> This is how the blog will look once published; only people with this link can see it. The link works until{" "}
-      {formatDateTime(expiresAt.toISOString())}.
+      {formatPublicMoment(expiresAt.toISOString(), dateStyle(site))}.
     </p>
   );
-  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, robots: "noindex, nofollow" }, <Article article={article} banner={banner} />);
+  return page(site, { title: `Preview: ${article.title}`, description: article.description || article.title, noindex: true }, <Article site={site} article={article} banner={banner} />);
+}
+
+/** A post on an index: its card, or the newest's larger one. */
+export interface PostSummary {
+  title: string;
+  blogSlug: string;
+  description: string;
+  publishedAt: Date;
+  cover: ImageReference | null;
+  readingMinutes: number;
+}
+
+/** A listed blog as its card shows it: its reading time instead of its Markdown. */
+export function postSummary<T extends Omit<PostSummary, "readingMinutes"> & { content: string }>({ content, ...blog }: T): PostSummary {
+  return { ...blog, readingMinutes: readingMinutes(countWords(content)) };
 }
 
 export interface IndexView {
-  owner: Author;
   /** A tag's page: the tag as its newest blog writes it. */
   tag: { name: string; slug: string } | null;
   page: number;
   hasOlder: boolean;
-  blogs: { title: string; blogSlug: string; description: string; publishedAt: Date; cover: ImageReference | null }[];
+  /** None only on the first page of a publication with no public post yet. */
+  blogs: PostSummary[];
 }
 
-/** The address of page `number` of an owner's index or tag page: `?page=N` from the second. */
-export function indexPagePath(handle: string, number: number, tag: { slug: string } | null): string {
-  const base = tag ? tagPagePath(handle, tag.slug) : `/${handle}`;
+/** The address of page `number` of a publication's home or tag page: `?page=N` from the second. */
+export function indexPageHref(site: PublicationView, number: number, tag: { slug: string } | null): string {
+  const base = tag ? tagHref(site, tag.slug) : site.home;
   return number === 1 ? base : `${base}?page=${number}`;
 }
 
-/** An owner's public blogs (or those with a tag), newest first, a page at a time. */
-export function renderIndexPage(origin: string, { owner, tag, page: number, hasOlder, blogs }: IndexView, publicationTitle: string): string {
-  const name = tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`;
-  const title = number === 1 ? name : `${name}, page ${number}`;
-  const description = tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`;
-  const feeds = feedPage(origin, owner.handle, tag ?? undefined);
+function PostMeta({ site, blog }: { site: PublicationView; blog: PostSummary }) {
+  return (
+    <p className="meta">
+      <time dateTime={blog.publishedAt.toISOString()}>{formatDate(blog.publishedAt.toISOString(), dateStyle(site))}</time>
+      {blog.readingMinutes > 0 && <> · {blog.readingMinutes} min read</>}
+    </p>
+  );
+}
+
+/**
+ * A post on an index: featured (the newest, first on the home: its cover across the column, loaded
+ * first) or as a card (its cover across the card; loaded first when it leads the page).
+ */
+function PostTeaser({ site, blog, featured = false, priority = featured }: { site: PublicationView; blog: PostSummary; featured?: boolean; priority?: boolean }) {
+  return (
+    <article className={featured ? "featured" : "card"}>
+      {blog.cover && <Picture image={blog.cover} sizes={featured ? READER_COLUMN_SIZES : CARD_COVER_SIZES} className={featured ? "cover" : "card-cover"} priority={priority} />}
+      <h2>
+        <a href={postHref(site, blog.blogSlug)}>{blog.title}</a>
+      </h2>
+      {blog.description && <p className="excerpt">{blog.description}</p>}
+      <PostMeta site={site} blog={blog} />
+    </article>
+  );
+}
+
+/** A publication's home (its description, the newest post featured, then cards) or a tag's page (cards), a page at a time. */
+export function renderIndexPage(site: PublicationView, { tag, page: number, hasOlder, blogs }: IndexView): string {
+  const name = tag ? tag.name : null;
+  const title = number === 1 ? name : `${name ? `${name}, page` : "Page"} ${number}`;
+  const description = tag ? `Posts tagged ${tag.name} in ${site.title}` : site.description || `Posts of ${site.title}`;
+  const feeds = feedPage(site.home, tag ?? undefined);
+  const featured = !tag && number === 1 ? blogs[0] : undefined;
+  const rest = featured ? blogs.slice(1) : blogs;
   const head: Head = {
     title,
     description,
-    canonical: `${origin}${indexPagePath(owner.handle, number, tag)}`,
-    feeds: { page: feeds, name: tag ? `${tag.name}, by ${owner.name}` : owner.name },
-    // No blog yet only in the dashboard's preview (src/server/publication/preview.ts): the site answers 404 then.
-    ...(blogs[0] && { openGraph: { type: "website", image: shareImage(origin, owner.handle, blogs[0]) } }),
+    canonical: indexPageHref(site, number, tag),
+    ...(blogs.length > 0 && { feeds: { page: feeds, name: tag ? `${tag.name} – ${site.title}` : site.title } }),
+    openGraph: { type: "website", title: fullTitle(title, site), ...(blogs[0] && { image: shareImage(site, blogs[0]) }) },
   };
   return page(
+    site,
     head,
-    <>
-      <SiteLink />
-      <SearchForm handle={owner.handle} />
-      <main>
-        {tag ? (
-          <>
-            <h1>{tag.name}</h1>
-            <p className="meta">
-              Tagged by <a href={`/${owner.handle}`}>{owner.name}</a>
-            </p>
-          </>
-        ) : (
-          <>
-            <h1>{owner.name}</h1>
-            <p className="meta">@{owner.handle}</p>
-          </>
-        )}
-        <ul className="list">
-          {blogs.map((blog) => (
+    <main id="main">
+      <div className="intro">
+        {tag && <p className="eyebrow">Tag</p>}
+        <h1>{tag ? tag.name : site.title}</h1>
+        {!tag && number === 1 && site.description && <p className="lede">{site.description}</p>}
+        {number > 1 && <p className="meta">Page {number}</p>}
+      </div>
+      {blogs.length === 0 && <p className="empty">No posts yet. Come back soon.</p>}
+      {featured && <PostTeaser site={site} blog={featured} featured />}
+      {rest.length > 0 && (
+        <ul className="cards">
+          {rest.map((blog, index) => (
             <li key={blog.blogSlug}>
-              {blog.cover && <Picture image={blog.cover} sizes={CARD_COVER_SIZES} className="thumb" />}
-              <h2>
-                <a href={`/${owner.handle}/${blog.blogSlug}`}>{blog.title}</a>
-              </h2>
-              {blog.description && <p>{blog.description}</p>}
-              <p className="meta">
-                <time dateTime={blog.publishedAt.toISOString()}>{formatDate(blog.publishedAt.toISOString())}</time>
-              </p>
+              <PostTeaser site={site} blog={blog} priority={!featured && index === 0} />
             </li>
           ))}
         </ul>
-        {(number > 1 || hasOlder) && (
-          <nav aria-label="Pages" className="pages">
-            {number > 1 ? <a href={indexPagePath(owner.handle, number - 1, tag)}>← Newer</a> : <span />}
-            <span>Page {number}</span>
-            {hasOlder ? <a href={indexPagePath(owner.handle, number + 1, tag)}>Older →</a> : <span />}
-          </nav>
-        )}
-        <SubscribeForm home={`/${owner.handle}`} publicationTitle={publicationTitle} />
-        <FeedLinks page={feeds} />
-      </main>
-    </>,
+      )}
+      {(number > 1 || hasOlder) && (
+        <nav aria-label="Pages" className="pages">
+          {number > 1 ? <a href={indexPageHref(site, number - 1, tag)}>← Newer</a> : <span />}
+          <span>Page {number}</span>
+          {hasOlder ? <a href={indexPageHref(site, number + 1, tag)}>Older →</a> : <span />}
+        </nav>
+      )}
+      <SubscribeForm home={site.home} publicationTitle={site.title} />
+    </main>,
   );
 }
 
 export interface SearchView {
-  owner: Author;
   /** Trimmed; empty: the page shows the search box only. */
   q: string;
   page: number;
@@ -371,7 +458,7 @@ export interface SearchView {
 function Snippet({ text }: { text: string }) {
   const [before, ...marked] = text.split(SNIPPET_MARK_START);
   return (
-    <p>
+    <p className="excerpt">
       {before}
       {marked.map((part, index) => {
         const [word, after] = part.split(SNIPPET_MARK_END);
@@ -386,113 +473,111 @@ function Snippet({ text }: { text: string }) {
   );
 }
 
-/** An owner's public blogs matching a search, newest first, a page at a time; never indexed. */
-export function renderSearchPage({ owner, q, page: number, hasOlder, results }: SearchView): string {
+/** The publication's public blogs matching a search, newest first, a page at a time; never indexed. */
+export function renderSearchPage(site: PublicationView, { q, page: number, hasOlder, results }: SearchView): string {
   const searched = q ? `Search: ${q}${number > 1 ? `, page ${number}` : ""}` : "Search";
   return page(
-    { title: `${searched} – ${owner.name}`, description: `Search the public blogs of ${owner.name}`, robots: "noindex" },
-    <>
-      <SiteLink />
-      <SearchForm handle={owner.handle} q={q} />
-      <main>
+    site,
+    { title: searched, description: `Search the posts of ${site.title}`, noindex: true },
+    <main id="main">
+      <div className="intro">
         <h1>Search</h1>
-        <p className="meta">
-          {q ? (results.length > 0 ? "Blogs" : "No blog") : "Type words to find the blogs"} of <a href={`/${owner.handle}`}>{owner.name}</a>
-          {q && <> matching “{q}”</>}
+        <SearchForm home={site.home} q={q} />
+        <p className="meta" role="status">
+          {q ? (results.length > 0 ? <>Posts matching “{q}”</> : <>No post matches “{q}”</>) : "Type words to find posts"}
         </p>
-        {results.length > 0 && (
-          <ul className="list">
-            {results.map((result) => (
-              <li key={result.blogSlug}>
+      </div>
+      {results.length > 0 && (
+        <ul className="cards results">
+          {results.map((result) => (
+            <li key={result.blogSlug}>
+              <article className="card">
                 <h2>
-                  <a href={`/${owner.handle}/${result.blogSlug}`}>{result.title}</a>
+                  <a href={postHref(site, result.blogSlug)}>{result.title}</a>
                 </h2>
                 {result.snippet && <Snippet text={result.snippet} />}
                 <p className="meta">
-                  <time dateTime={result.publishedAt.toISOString()}>{formatDate(result.publishedAt.toISOString())}</time>
+                  <time dateTime={result.publishedAt.toISOString()}>{formatDate(result.publishedAt.toISOString(), dateStyle(site))}</time>
                 </p>
-              </li>
-            ))}
-          </ul>
-        )}
-        {(number > 1 || hasOlder) && (
-          <nav aria-label="Pages" className="pages">
-            {number > 1 ? <a href={searchResultsPath(owner.handle, q, number - 1)}>← Newer</a> : <span />}
-            <span>Page {number}</span>
-            {hasOlder ? <a href={searchResultsPath(owner.handle, q, number + 1)}>Older →</a> : <span />}
-          </nav>
-        )}
-        </main>
-      </>,
-    );
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {(number > 1 || hasOlder) && (
+        <nav aria-label="Pages" className="pages">
+          {number > 1 ? <a href={searchResultsHref(site.home, q, number - 1)}>← Newer</a> : <span />}
+          <span>Page {number}</span>
+          {hasOlder ? <a href={searchResultsHref(site.home, q, number + 1)}>Older →</a> : <span />}
+        </nav>
+      )}
+    </main>,
+  );
+}
+
+/** A search longer than the API's `q` allows (400): the search box again, and why. Names nobody. */
+export function renderSearchTooLongPage(home: string): string {
+  return page(
+    null,
+    { title: "Search too long", description: `A search is at most ${MAX_SEARCH_LENGTH} characters.`, noindex: true },
+    <main id="main">
+      <h1>Search too long</h1>
+      <p className="lede">A search is at most {MAX_SEARCH_LENGTH} characters. Try fewer words.</p>
+      <SearchForm home={home} />
+    </main>,
+  );
 }
 
 /**
  * Where the subscribe form leads (docs/public-blog.md, Subscribe form): the same page whatever
  * address was sent, so it says nothing of any address. Subscriptions open with the newsletter.
  */
-export function renderSubscribePage(origin: string, { owner, publicationTitle }: { owner: Author; publicationTitle: string }): string {
+export function renderSubscribePage(site: PublicationView): string {
   return page(
-    { title: `Subscribe · ${publicationTitle}`, description: `Subscribe to ${publicationTitle}`, canonical: `${origin}/${owner.handle}/subscribe`, noindex: true },
-    <>
-      <SiteLink />
-      <main>
-        <h1>Subscriptions are not open yet</h1>
-        <p className="lede">{publicationTitle} does not send posts by email yet. Nothing was saved: once subscriptions open, subscribe again from any page.</p>
-        <p>
-          Meanwhile, follow the feeds of <a href={`/${owner.handle}`}>{publicationTitle}</a>.
-        </p>
-        <FeedLinks page={feedPage(origin, owner.handle)} />
-      </main>
-    </>,
+    site,
+    { title: "Subscribe", description: `Subscribe to ${site.title}`, canonical: `${site.home}/subscribe`, noindex: true, feeds: { page: feedPage(site.home), name: site.title } },
+    <main id="main">
+      <h1>Subscriptions are not open yet</h1>
+      <p className="lede">{site.title} does not send posts by email yet. Nothing was saved: once subscriptions open, subscribe again from any page.</p>
+      <p>
+        Meanwhile, follow <a href={site.home}>{site.title}</a> with the feeds below.
+      </p>
+    </main>,
   );
 }
 
-/** A search longer than the API's `q` allows (400): the search box again, and why. */
-export function renderSearchTooLongPage(handle: string): string {
-  return page(
-    { title: `Search too long · ${SITE_NAME}`, description: `A search is at most ${MAX_SEARCH_LENGTH} characters.`, robots: "noindex, nofollow" },
-    <>
-      <SiteLink />
-      <SearchForm handle={handle} />
-      <main>
-        <h1>Search too long</h1>
-        <p className="lede">A search is at most {MAX_SEARCH_LENGTH} characters. Try fewer words.</p>
-        </main>
-      </>,
-    );
-}
-
-/** A form's post the site cannot read (docs/public-blog.md, Subscribe form): what to do instead. */
+/** A form's post the site cannot read (docs/public-blog.md, Subscribe form): what to do instead. Names nobody. */
 export function renderBadFormPage(problem: string, back: string): string {
   return page(
-    { title: `Not sent · ${SITE_NAME}`, description: problem, noindex: true },
-    <>
-      <SiteLink />
-      <main>
-        <h1>Not sent</h1>
-        <p className="lede">{problem}</p>
-        <p>
-          <a href={back}>Go back</a>
-        </p>
-      </main>
-    </>,
+    null,
+    { title: "Not sent", description: problem, noindex: true },
+    <main id="main">
+      <h1>Not sent</h1>
+      <p className="lede">{problem}</p>
+      <p>
+        <a href={back}>Go back</a>
+      </p>
+    </main>,
   );
 }
 
-/** The public site's 404: nothing says whether the account, the blog or the tag exists. */
-export function renderNotFoundPage(): string {
+/**
+ * The public site's 404. Nobody's address: nothing says whether the blog or the tag exists, and
+ * nothing names the app (docs/publication.md); under a publication's address, its header and
+ * footer, and a way to its home.
+ */
+export function renderNotFoundPage(site: PublicationView | null = null): string {
   return page(
-    { title: `Not found · ${SITE_NAME}`, description: "This page does not exist, or is not public.", robots: "noindex, nofollow" },
-    <>
-      <SiteLink />
-      <main>
-        <h1>Not found</h1>
-        <p className="lede">This page does not exist, or is not public.</p>
+    site,
+    { title: "Not found", description: "This page does not exist, or is not public.", noindex: true },
+    <main id="main">
+      <h1>Not found</h1>
+      <p className="lede">This page does not exist, or is not public.</p>
+      {site && (
         <p>
-          <a href="/">Go to {SITE_NAME}</a>
+          <a href={site.home}>Go to the home page of {site.title}</a>
         </p>
-      </main>
-    </>,
+      )}
+    </main>,
   );
 }

@@ -1,18 +1,17 @@
 import "server-only";
 import { formatDate } from "~/lib/format";
 import type { LinkedBlog } from "../blogs/public-blogs";
+import { dateStyle, type PublicationView } from "./publication-view";
 
 /**
  * What ends a post's page, below its body (docs/public-blog.md, The end of a post): who wrote it,
  * the posts before and after it, related posts and the subscribe form. Plain markup, no script;
- * their styles are in ./reader-style.ts. Links are paths under the publication's home (`home`,
- * e.g. "/jane").
+ * their styles are in ./reader-style.ts. Links are under the publication's home (`site.home`).
  */
 
 export interface PostEndView {
-  home: string;
+  site: PublicationView;
   author: { name: string; image: string | null };
-  publication: { title: string; description: string };
   previous: LinkedBlog | null;
   next: LinkedBlog | null;
   related: LinkedBlog[];
@@ -30,9 +29,10 @@ function initials(name: string): string {
 /** Only pictures over https load under the pages' CSP (img-src), and nothing else may be put in src. */
 const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === "https:";
 
-export function AuthorBox({ home, author, publication }: Pick<PostEndView, "home" | "author" | "publication">) {
+export function AuthorBox({ site, author }: Pick<PostEndView, "site" | "author">) {
+  const { home } = site;
   // The publication's title is the owner's name until they give it another (docs/publication.md): said once.
-  const about = [publication.title === author.name ? "" : publication.title, publication.description].filter(Boolean).join(" — ");
+  const about = [site.title === author.name ? "" : site.title, site.description].filter(Boolean).join(" — ");
   return (
     <section aria-label="Author" className="author-box">
       {author.image && isHttpsUrl(author.image) ? (
@@ -53,7 +53,7 @@ export function AuthorBox({ home, author, publication }: Pick<PostEndView, "home
   );
 }
 
-export function PostNavigation({ home, previous, next }: Pick<PostEndView, "home" | "previous" | "next">) {
+export function PostNavigation({ site: { home }, previous, next }: Pick<PostEndView, "site" | "previous" | "next">) {
   if (!previous && !next) return null;
   return (
     <nav aria-label="Previous and next posts" className="post-nav">
@@ -71,7 +71,8 @@ export function PostNavigation({ home, previous, next }: Pick<PostEndView, "home
   );
 }
 
-export function RelatedPosts({ home, related }: Pick<PostEndView, "home" | "related">) {
+export function RelatedPosts({ site, related }: Pick<PostEndView, "site" | "related">) {
+  const { home } = site;
   if (related.length === 0) return null;
   return (
     <section aria-labelledby="related-posts" className="related">
@@ -80,7 +81,7 @@ export function RelatedPosts({ home, related }: Pick<PostEndView, "home" | "rela
         {related.map((blog) => (
           <li key={blog.blogSlug}>
             <a href={`${home}/${blog.blogSlug}`}>{blog.title}</a>
-            <time dateTime={blog.publishedAt.toISOString()}>{formatDate(blog.publishedAt.toISOString())}</time>
+            <time dateTime={blog.publishedAt.toISOString()}>{formatDate(blog.publishedAt.toISOString(), dateStyle(site))}</time>
           </li>
         ))}
       </ul>
@@ -115,7 +116,7 @@ export function PostEnd({ view }: { view: PostEndView }) {
       <AuthorBox {...view} />
       <PostNavigation {...view} />
       <RelatedPosts {...view} />
-      <SubscribeForm home={view.home} publicationTitle={view.publication.title} />
+      <SubscribeForm home={view.site.home} publicationTitle={view.site.title} />
     </div>
   );
 }

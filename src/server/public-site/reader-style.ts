@@ -1,20 +1,21 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { HIGHLIGHT_CSS } from "./code-highlighting";
-import { CARD_COVER_WIDTH_REM, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
+import { CARD_GAP_REM, CARD_GRID_MIN_WIDTH_REM, READER_GUTTER_REM, READER_PAGE_MAX_WIDTH_REM } from "~/shared/responsive-images";
 
 /**
- * The public pages' one stylesheet (docs/public-blog.md, Reading): inlined in each page, so a
+ * The public pages' stylesheet (docs/public-blog.md, Reading): inlined in each page, so a
  * page is one request and renders at once, and allowed by its hash in the pages' CSP (no nonce,
  * so pages can be cached). A readable measure (about 70 characters), system fonts, images that
  * shrink to the column, code and tables that scroll sideways rather than widen the page, a dark
  * scheme following the system's, and print styles (no navigation, link targets written out). The
- * column's width, and the cards' cover thumbnails', are those images' `sizes` describe
+ * column's width, and the cards' covers', are those images' `sizes` describe
  * (src/shared/responsive-images.ts); images with their width and height keep their proportions as
- * they shrink, and thumbnails are cropped to one shape so the cards line up.
- * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts); code
- * blocks' follow the scheme too, their tokens' classes and colours from ./code-highlighting.ts.
- * A heading's link to itself shows on hover and focus, and always where nothing hovers.
+ * they shrink, and covers on the home are cropped to one shape so the cards line up.
+ * Colours meet WCAG AA contrast (4.5:1) in both schemes (e2e/accessibility.spec.ts); a
+ * publication's accent replaces `--link` (./accent.ts); code blocks' follow the scheme too, their
+ * tokens' classes and colours from ./code-highlighting.ts. A heading's link to itself shows on
+ * hover and focus, and always where nothing hovers.
  */
 export const READER_CSS = `
 :root{color-scheme:light dark;--bg:#fff;--fg:#1e293b;--muted:#475569;--line:#e2e8f0;--link:#4338ca;--code-bg:#f1f5f9;--chip:#f1f5f9;--note:#fffbeb;--note-line:#fcd34d}
@@ -23,8 +24,15 @@ export const READER_CSS = `
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:1.0625rem/1.7 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow-wrap:anywhere}
 .page{max-width:${READER_PAGE_MAX_WIDTH_REM}rem;margin:0 auto;padding:1.5rem ${READER_GUTTER_REM}rem 4rem}
-.site{display:flex;align-items:center;gap:.5rem;font-weight:600;color:var(--fg);text-decoration:none;min-height:24px;width:fit-content}
-.site-mark{display:grid;place-items:center;width:1.75rem;height:1.75rem;border-radius:.375rem;background:#4f46e5;color:#fff;font-size:.875rem;font-weight:700}
+.skip{position:absolute;left:-100vw;top:.5rem;padding:.5rem .75rem;background:var(--bg);color:var(--link);border-radius:.25rem}
+.skip:focus{left:.5rem}
+.masthead{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem 1.5rem;padding-bottom:1rem;border-bottom:1px solid var(--line)}
+.brand{display:inline-flex;align-items:center;gap:.625rem;font-size:1.125rem;font-weight:700;line-height:1.3;color:var(--fg);text-decoration:none;min-height:24px}
+.brand img{display:block;height:2.5rem;width:auto;max-width:12.5rem;object-fit:contain}
+.brand:hover span{text-decoration:underline}
+.masthead ul{display:flex;flex-wrap:wrap;gap:0 1.25rem;list-style:none;margin:0;padding:0;font-size:.9375rem}
+.masthead nav a{display:inline-block;padding:.25rem 0;color:var(--fg);font-weight:500;text-decoration:none}
+.masthead nav a:hover{color:var(--link);text-decoration:underline}
 a{color:var(--link)}
 a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2px}
 .search{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem;font-size:.9375rem}
@@ -32,6 +40,7 @@ a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2
 .search input{flex:1 1 10rem;min-width:0;min-height:2.25rem;padding:.25rem .5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.375rem}
 .search button{min-height:2.25rem;padding:.25rem .875rem;font:inherit;font-weight:600;color:#fff;background:#4338ca;border:0;border-radius:.375rem;cursor:pointer}
 .search input:focus-visible,.search button:focus-visible{outline:2px solid var(--link);outline-offset:2px}
+.masthead .search{flex:1 1 100%;margin:0}
 mark{background:#fde68a;color:#1e293b;border-radius:2px}
 main{margin-top:2.5rem}
 h1{font-size:clamp(1.75rem,5vw,2.375rem);line-height:1.2;letter-spacing:-.01em;margin:0}
@@ -44,19 +53,30 @@ h1{font-size:clamp(1.75rem,5vw,2.375rem);line-height:1.2;letter-spacing:-.01em;m
 header.post{border-bottom:1px solid var(--line);padding-bottom:1.5rem;margin-bottom:2rem}
 .cover{display:block;margin:0 0 1.5rem}
 .cover img{display:block;max-width:100%;height:auto;border-radius:.5rem}
-.list{list-style:none;margin:2rem 0 0;padding:0;border-top:1px solid var(--line)}
-.list li{display:flow-root;padding:1.25rem 0;border-bottom:1px solid var(--line)}
-.thumb{float:right;width:${CARD_COVER_WIDTH_REM}rem;margin:0 0 .5rem 1rem}
-.thumb img{display:block;width:100%;height:auto;aspect-ratio:4/3;object-fit:cover;border-radius:.375rem}
-.list h2{font-size:1.25rem;line-height:1.35;margin:0}
-.list h2 a{color:var(--fg);text-decoration:none}
-.list h2 a:hover{color:var(--link);text-decoration:underline}
-.list p{margin:.25rem 0 0}
-.pages{display:flex;justify-content:space-between;align-items:center;margin-top:1.5rem;font-size:.9375rem}
+.intro{margin-bottom:2.5rem}
+.eyebrow{margin:0 0 .25rem;font-size:.8125rem;font-weight:600;letter-spacing:.08em;text-transform:uppercase;color:var(--muted)}
+.empty{margin:0;padding:3rem 1rem;border:1px dashed var(--line);border-radius:.5rem;text-align:center;color:var(--muted);font-size:1.125rem}
+.featured{padding-bottom:2.5rem;margin-bottom:2.5rem;border-bottom:1px solid var(--line)}
+.featured .cover{margin-bottom:1.25rem}
+.featured .cover img{width:100%;aspect-ratio:16/9;object-fit:cover}
+.featured h2{font-size:clamp(1.5rem,4vw,2rem);line-height:1.2;letter-spacing:-.01em;margin:0}
+.featured .excerpt{font-size:1.125rem}
+.cards{display:grid;gap:2.5rem ${CARD_GAP_REM}rem;list-style:none;margin:0;padding:0}
+@media (min-width:${CARD_GRID_MIN_WIDTH_REM}rem){.cards{grid-template-columns:1fr 1fr}}
+.card-cover{display:block;margin:0 0 .875rem}
+.card-cover img{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:cover;border-radius:.375rem}
+.card h2{font-size:1.25rem;line-height:1.35;margin:0}
+.featured h2 a,.card h2 a{color:var(--fg);text-decoration:none}
+.featured h2 a:hover,.card h2 a:hover{color:var(--link);text-decoration:underline}
+.excerpt{margin:.5rem 0 0}
+.pages{display:flex;justify-content:space-between;align-items:center;margin-top:2.5rem;font-size:.9375rem}
 .pages a{font-weight:600;display:inline-block;min-height:24px}
 .note{border:1px solid var(--note-line);background:var(--note);border-radius:.375rem;padding:.75rem 1rem;font-size:.9375rem;margin:0 0 1.5rem}
-.feeds{margin-top:3rem;font-size:.875rem;color:var(--muted)}
-.feeds a{display:inline-block;min-height:24px;margin-right:.75rem}
+.site-footer{margin-top:4rem;padding-top:1.5rem;border-top:1px solid var(--line);color:var(--muted);font-size:.9375rem}
+.site-footer .markdown a{color:var(--link)}
+.links{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;margin:1rem 0 0;padding:0}
+.links:first-child{margin-top:0}
+.links a{display:inline-block;min-height:24px}
 .markdown>*{margin:1rem 0 0}
 .markdown>:first-child{margin-top:0}
 .markdown h1{font-size:1.75rem}
@@ -110,7 +130,7 @@ main>.subscribe{margin-top:3rem}
 :root{--bg:#fff;--fg:#000;--muted:#333;--link:#000;--pre-bg:#fff;--pre-fg:#000;--code-bg:#fff}
 body{font-size:11pt}
 .page{max-width:none;padding:0}
-.site,.search,.pages,.feeds,.tags,.post-nav,.subscribe{display:none}
+.skip,.masthead nav,.search,.pages,.links,.tags,.post-nav,.subscribe{display:none}
 main{margin-top:0}
 .markdown pre{white-space:pre-wrap;border:1px solid #999}
 .heading-anchor{display:none}

@@ -5,7 +5,7 @@ import { emojiImage, fontsFor } from "./share-image-assets";
 
 /**
  * A blog's share image (docs/public-blog.md, Share images): 1200×630 PNG with its title, author
- * and the site, laid out by satori as SVG with the fonts and emoji the app ships (never fetched:
+ * and its publication's title (`site`), laid out by satori as SVG with the fonts and emoji the app ships (never fetched:
  * Next's ImageResponse fetched them from third-party hosts) and made a PNG by sharp, for og:image
  * and twitter:image. Made once per change, like the pages.
  */
@@ -17,10 +17,7 @@ export async function renderShareImage({ title, author, site }: { title: string;
   const svg = await satori(
     (
       <div style={{ display: "flex", flexDirection: "column", justifyContent: "space-between", width: "100%", height: "100%", padding: "72px 80px", background: "#0f172a", color: "#f8fafc" }}>
-        <div style={{ display: "flex", alignItems: "center", gap: 20, fontSize: 32, color: "#c7d2fe" }}>
-          <div style={{ display: "flex", alignItems: "center", justifyContent: "center", width: 56, height: 56, borderRadius: 12, background: "#4f46e5", color: "#fff", fontSize: 32 }}>B</div>
-          {site}
-        </div>
+        <div style={{ display: "flex", fontSize: 32, color: "#c7d2fe", overflow: "hidden", maxHeight: 1.3 * 32, lineHeight: 1.3 }}>{site}</div>
         <div style={{ display: "flex", fontSize: titleSize, lineHeight: 1.15, letterSpacing: -1, overflow: "hidden", maxHeight: 4 * 1.15 * titleSize }}>{title}</div>
         <div style={{ display: "flex", fontSize: 34, color: "#cbd5e1" }}>{author}</div>
       </div>

@@ -3,7 +3,8 @@ import type { z } from "zod";
 import type { Db } from "~/server/db";
 import { getSqlPool } from "~/server/db";
 import { listPublicBlogs } from "~/server/blogs/public-blogs";
-import { renderIndexPage } from "~/server/public-site/pages";
+import { postSummary, renderIndexPage } from "~/server/public-site/pages";
+import { publicationView } from "~/server/public-site/publication-view";
 import type { Publication, publicationUpdateSchema } from "~/shared/publication";
 import { imageColumn, toPublication } from "./publication";
 
@@ -18,9 +19,10 @@ export async function renderPublicationPreview(db: Db, accountId: string, origin
   await imageColumn(db, accountId, "icon", draft.icon);
   const saved = toPublication(owner.publication, owner.name);
   const publication: Publication = { ...saved, ...draft, title: draft.title === undefined ? saved.title : (draft.title ?? owner.name) };
-  const { blogs, hasOlder } = await listPublicBlogs(getSqlPool(), accountId, 1);
-  // TODO(merge): pass `publication` to renderIndexPage once it takes one; until then its title stands in for the owner's name.
-  const html = renderIndexPage(origin, { owner: { name: publication.title, handle: owner.handle }, tag: null, page: 1, hasOlder, blogs });
+  const pool = getSqlPool();
+  const { blogs, hasOlder } = await listPublicBlogs(pool, accountId, 1);
+  const site = await publicationView(pool, publication, origin, `${origin}/${owner.handle}`);
+  const html = renderIndexPage(site, { tag: null, page: 1, hasOlder, blogs: blogs.map(postSummary) });
   // Links aim at a new window, which the dashboard's sandboxed frame refuses to open: the preview stays on its page.
   return html.replace("<head>", '<head><base target="_blank">');
 }
