@@ -8,14 +8,22 @@ import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./site
 import { makeAnswer, makeRedirect, publicPageCache, type CacheResult, type PublicAnswer } from "./cache";
 import { renderIndexPage, renderPostPage, renderPreviewPage } from "./pages";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
+import { pathUnderHome, publicationHome } from "./home";
 import { readPublicContent } from "./replay-fence";
 import { renderShareImage } from "./share-image";
 
 /**
  * What each public address answers (docs/public-blog.md), through the shared cache (./cache.ts):
  * the body made from the database, or null when there is nothing public there (404). Links in
- * them are absolute, under `origin` (src/server/http/public-origin.ts), which is part of every key.
+ * them are absolute, under the site's `origin` (src/server/http/public-origin.ts, or a verified
+ * custom domain's), which is part of every key.
  */
+
+/** Where a request reached the public site: the origin its links are under, and whether that is the publication's custom domain. */
+export interface PublicSite {
+  origin: string;
+  onDomain: boolean;
+}
 
 const HTML = "text/html; charset=utf-8";
 /** Tag pages listed in an owner's sitemap, at most; the rest of its 50,000 addresses are blogs. */
@@ -43,17 +51,18 @@ async function sitemapIndex(pool: SqlPool, origin: string): Promise<PublicAnswer
  * A moved blog's old address, or its share image's (docs/public-blog.md, Moved blogs): a redirect
  * to the same under the slug it has now, while it is public; null otherwise.
  */
-async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, lastModified: Date): Promise<PublicAnswer | null> {
+async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, home: string, lastModified: Date): Promise<PublicAnswer | null> {
   const blogSlug = await findMovedPublicBlog(pool, owner.id, route.blogSlug);
   if (blogSlug === null) return null;
   // Encoded: plain SQL may write a slug outside the API's rules, which a header must not carry as is.
-  return makeRedirect(`/${owner.handle}/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
+  return makeRedirect(pathUnderHome(home, `/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`), lastModified);
 }
 
 /** An owner's answer at their current content version; null when there is nothing public at the address. */
-async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, origin: string): Promise<PublicAnswer | null> {
+async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner & { changedAt: Date }, { origin, onDomain }: PublicSite): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
   const lastModified = owner.changedAt;
+  const home = publicationHome(origin, owner.handle, onDomain);
   switch (route.kind) {
     case "index": {
       const { page } = route;
@@ -61,17 +70,17 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       if (route.tagSlug !== undefined && !tag) return null;
       const { blogs, hasOlder } = await listPublicBlogs(pool, owner.id, page, route.tagSlug);
       if (blogs.length === 0) return null;
-      return makeAnswer(HTML, renderIndexPage(origin, { owner: author, tag, page, hasOlder, blogs }), lastModified);
+      return makeAnswer(HTML, renderIndexPage(home, { owner: author, tag, page, hasOlder, blogs }), lastModified);
     }
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
-      const html = renderPostPage(origin, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author });
+      if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
+      const html = renderPostPage(home, { ...blog, blogSlug: route.blogSlug, html: markdownToHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants }), author });
       return makeAnswer(HTML, html, lastModified);
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
+      if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
       return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: new URL(origin).host }), lastModified);
     }
     case "feed": {
@@ -82,7 +91,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       // Read away from the site: our images' URLs are absolute, like the feed's links.
       const html = (content: string, imagesWithPendingVariants: string[]) => markdownToHtml(content, { origin, absoluteImageUrls: true, imagesWithPendingVariants });
       const text = renderFeed(route.format, {
-        origin,
+        home,
         owner: author,
         tag,
         blogs: blogs.map(({ content, imagesWithPendingVariants, ...blog }) => ({ ...blog, html: html(content, imagesWithPendingVariants) })),
@@ -94,7 +103,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner 
       // The owner's index page takes one of the sitemap's addresses.
       const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
       if (blogs.length === 0) return null;
-      return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(origin, owner.handle, blogs, tags), lastModified);
+      return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(home, blogs, tags), lastModified);
     }
   }
 }
@@ -118,12 +127,21 @@ function cacheKey(route: CachedRoute, origin: string): string {
 }
 
 /**
- * The answer for a cacheable public address, with the account it shows (for CDN cache tags) and
- * how the cache had it; null: nothing public there. Every read of one load is made on one
- * database, a read replica when the fence allows (./replay-fence.ts), so the version an answer is
- * kept at is the one its content was read at.
+ * An owner's address on the app's host once their publication is served at its verified domain
+ * (docs/publication.md, Custom domains): 301 to the same path there, without the handle (the
+ * handler adds the request's query).
  */
-export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
+const toDomainAnswer = (domain: string, pathname: string, lastModified: Date) =>
+  makeRedirect(`https://${domain}${pathname.replace(/^\/[^/]+/, "") || "/"}`, lastModified);
+
+/**
+ * The answer for a cacheable public address (`pathname` is the request's), with the account it
+ * shows (for CDN cache tags) and how the cache had it; null: nothing public there. Every read of
+ * one load is made on one database, a read replica when the fence allows (./replay-fence.ts), so
+ * the version an answer is kept at is the one its content was read at.
+ */
+export async function publicAnswer(route: CachedRoute, site: PublicSite, pathname: string): Promise<CacheResult | null> {
+  const { origin } = site;
   return publicPageCache.get(cacheKey(route, origin), async (kept) => {
     if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
     if (route.kind === "sitemapIndex") return { ownerId: null, version: null, answer: await readPublicContent((pool) => sitemapIndex(pool, origin)) };
@@ -132,7 +150,10 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
       // No version: the account never had a public blog, so has no public address.
       if (!owner?.contentVersion || !owner.changedAt) return null;
       if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
-      const answer = await ownerAnswer(pool, route, { ...owner, changedAt: owner.changedAt }, origin);
+      const answer =
+        owner.verifiedDomain && !site.onDomain
+          ? toDomainAnswer(owner.verifiedDomain, pathname, owner.changedAt)
+          : await ownerAnswer(pool, route, { ...owner, changedAt: owner.changedAt }, site);
       return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
     });
   });

@@ -1,8 +1,8 @@
 import "server-only";
 import { Feed, type Author } from "feed";
 import { imagePath } from "~/shared/images";
-import { tagPagePath } from "~/shared/tags";
 import type { CoverImage } from "../blogs/public-blogs";
+import { urlUnderHome } from "./home";
 import { FEED_FORMATS, type FeedFormat } from "./routes";
 import { withXmlCharactersOnly } from "./xml-characters";
 
@@ -15,8 +15,8 @@ import { withXmlCharactersOnly } from "./xml-characters";
  */
 
 export interface FeedSource {
-  /** The app's origin, for absolute links. */
-  origin: string;
+  /** The publication's home (./home.ts), for absolute links. */
+  home: string;
   owner: { name: string; handle: string };
   /** A tag's feed: of the owner's blogs carrying it, at its page's address. */
   tag?: { name: string; slug: string };
@@ -25,14 +25,14 @@ export interface FeedSource {
 }
 
 /** The page a feed belongs to: the owner's index, or their tag's page. */
-export function feedPage(origin: string, handle: string, tag?: { slug: string }): string {
-  return tag ? `${origin}${tagPagePath(handle, tag.slug)}` : `${origin}/${handle}`;
+export function feedPage(home: string, tag?: { slug: string }): string {
+  return tag ? `${home}/tags/${tag.slug}` : home;
 }
 
-export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: FeedSource): string {
-  const home = `${origin}/${owner.handle}`;
-  const page = feedPage(origin, owner.handle, tag);
-  const author: Author = { name: owner.name, link: home };
+export function renderFeed(format: FeedFormat, { home, owner, tag, blogs }: FeedSource): string {
+  const page = feedPage(home, tag);
+  const origin = new URL(home).origin;
+  const author: Author = { name: owner.name, link: urlUnderHome(home) };
   const feed = new Feed({
     id: page,
     link: page,
@@ -44,7 +44,7 @@ export function renderFeed(format: FeedFormat, { origin, owner, tag, blogs }: Fe
     author,
   });
   for (const blog of blogs) {
-    const url = `${home}/${blog.blogSlug}`;
+    const url = urlUnderHome(home, `/${blog.blogSlug}`);
     feed.addItem({
       id: url,
       link: url,

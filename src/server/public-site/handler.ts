@@ -5,10 +5,12 @@ import { headerNamesTag, namesEntityTagsOnly } from "../http/entity-tags";
 import { readImageFile } from "../images/store";
 import { log } from "../runtime/log";
 import { requestOrigin } from "../http/public-origin";
+import { getSqlPool } from "../db";
+import { findPublicationByDomain } from "../publication/domains";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
-import { previewPage, publicAnswer } from "./answers";
+import { previewPage, publicAnswer, type PublicSite } from "./answers";
 import { renderNotFoundPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
@@ -45,8 +47,10 @@ const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy"
 interface PublicRequest {
   method: string;
   header(name: string): string | undefined;
-  /** The app's origin for this request (src/server/http/public-origin.ts). */
-  origin: string;
+  /** The app's origin for this request (src/server/http/public-origin.ts), or the custom domain's it reached. */
+  site: PublicSite;
+  /** The request's query ("" or "?..."), kept by redirects. */
+  search: string;
 }
 
 interface PublicResponse {
@@ -58,7 +62,7 @@ interface PublicResponse {
   ownerId: string | null;
 }
 
-function respond(request: PublicRequest, status: number, headers: Record<string, string>, body: Buffer | null, ownerId: string | null = null): PublicResponse {
+function respond(request: Pick<PublicRequest, "method">, status: number, headers: Record<string, string>, body: Buffer | null, ownerId: string | null = null): PublicResponse {
   const all = { ...SECURITY_HEADERS, ...headers };
   if (body !== null) all["Content-Length"] = String(body.length);
   return { status, headers: all, body: request.method === "HEAD" ? null : body, ownerId };
@@ -98,7 +102,7 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
     "Content-Security-Policy": answer.contentType.startsWith("text/html") ? PAGE_CSP : DOCUMENT_CSP,
   };
   // A moved blog's old address: always the redirect (a 304 would leave a client on an address that moved).
-  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, ownerId);
+  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location + request.search, "Content-Type": answer.contentType }, answer.body, ownerId);
   if (answer.gzip) headers.Vary = "Accept-Encoding";
   if (isNotModified(request, answer)) return respond(request, 304, headers, null, ownerId);
   headers["Content-Type"] = answer.contentType;
@@ -129,8 +133,9 @@ async function imageFile(request: PublicRequest, { imageId, file }: { imageId: s
 /**
  * Answers `req` when `url` (path and query) is one of the public site's addresses, or when
  * `unclaimed` (no other route of the app wants it: then a 404 at worst); returns false, having
- * answered nothing, otherwise. `onAnswer` learns whose content a cacheable answer shows before
- * it is sent (Vercel's CDN cache tags).
+ * answered nothing, otherwise. On a verified custom domain (its Host: never X-Forwarded-Host,
+ * docs/security.md) every address is the publication's. `onAnswer` learns whose content a
+ * cacheable answer shows before it is sent (Vercel's CDN cache tags).
  */
 export async function handlePublicRequest(
   req: IncomingMessage,
@@ -139,17 +144,29 @@ export async function handlePublicRequest(
 ): Promise<boolean> {
   // A request target no URL parser accepts is no public address; Next answers it.
   if (!URL.canParse(url, "http://x")) return false;
-  const { pathname, searchParams } = new URL(url, "http://x");
-  const route = parsePublicRoute(pathname, searchParams) ?? (unclaimed ? "notFound" : null);
-  if (route === null) return false;
+  const { pathname, searchParams, search } = new URL(url, "http://x");
   const header = (name: string) => headerValue(req.headers, name);
-  const request = { method: req.method ?? "GET", header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
-  const served = await answerRoute(request, pathname, route);
+  const domain = await findPublicationByDomain(getSqlPool(), header("host")).catch((error: unknown) => {
+    log.error({ err: error }, "custom domain lookup failed");
+    return "unavailable" as const;
+  });
+  if (domain === "unavailable") return send(res, unavailable({ method: req.method ?? "GET" }));
+  const route = parsePublicRoute(pathname, searchParams, domain ?? undefined) ?? (unclaimed ? "notFound" : null);
+  if (route === null) return false;
+  const site = domain ? { origin: `https://${domain.domain}`, onDomain: true } : { origin: requestOrigin({ get: (name) => header(name) ?? null }), onDomain: false };
+  const served = await answerRoute({ method: req.method ?? "GET", header, site, search }, pathname, route);
   if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.ownerId);
+  return send(res, served);
+}
+
+function send(res: ServerResponse, served: PublicResponse): true {
   res.writeHead(served.status, served.headers);
   res.end(served.body);
   return true;
 }
+
+const unavailable = (request: Pick<PublicRequest, "method">) =>
+  respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));
 
 async function answerRoute(request: PublicRequest, pathname: string, route: PublicRoute | "notFound"): Promise<PublicResponse> {
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -159,14 +176,14 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
     if (route === "notFound") return notFound(request);
     if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "preview") {
-      const page = await previewPage(route.token, request.origin);
+      const page = await previewPage(route.token, request.site.origin);
       if (page === null) return notFound(request);
       return respond(request, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP, ...PREVIEW_HEADERS }, html(page));
     }
-    const found = await publicAnswer(route, request.origin);
+    const found = await publicAnswer(route, request.site, pathname);
     return found ? answered(request, found) : notFound(request);
   } catch (error) {
     log.error({ err: error, path: pathname }, "public page failed");
-    return respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));
+    return unavailable(request);
   }
 }

@@ -4,8 +4,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { imagePath, type ImageFormat, type ImageReference } from "~/shared/images";
 import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
-import { tagPagePath, tagSlug } from "~/shared/tags";
+import { tagSlug } from "~/shared/tags";
 import { feedPage } from "./feeds";
+import { pathUnderHome, urlUnderHome } from "./home";
 import { READER_CSS } from "./reader-style";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
 import { SHARE_IMAGE_SIZE } from "./share-image";
@@ -49,10 +50,10 @@ interface ShareImage {
 const CARD_FORMATS: readonly ImageFormat[] = ["jpeg", "png", "gif", "webp"];
 
 /** A blog's share image (docs/public-blog.md): its cover's original when cards show its format, else the one drawn for it (./share-image.tsx). */
-function shareImage(origin: string, handle: string, blog: { blogSlug: string; cover: ImageReference | null }): ShareImage {
+function shareImage(home: string, blog: { blogSlug: string; cover: ImageReference | null }): ShareImage {
   const { cover } = blog;
-  if (cover && CARD_FORMATS.includes(cover.format)) return { url: origin + imagePath(cover), width: cover.width, height: cover.height };
-  return { url: `${origin}/${handle}/${blog.blogSlug}/${SHARE_IMAGE_FILE}`, ...SHARE_IMAGE_SIZE };
+  if (cover && CARD_FORMATS.includes(cover.format)) return { url: new URL(home).origin + imagePath(cover), width: cover.width, height: cover.height };
+  return { url: urlUnderHome(home, `/${blog.blogSlug}/${SHARE_IMAGE_FILE}`), ...SHARE_IMAGE_SIZE };
 }
 
 /**
@@ -167,7 +168,8 @@ export interface ArticleView {
   author: Author;
 }
 
-function Article({ article, banner }: { article: ArticleView; banner?: ReactNode }) {
+/** `homePath`: the path of the publication's home (./home.ts), which its links are under. */
+function Article({ article, homePath, banner }: { article: ArticleView; homePath: string; banner?: ReactNode }) {
   const { title, description, html, tags, publishedAt, cover, author } = article;
   return (
     <>
@@ -180,14 +182,14 @@ function Article({ article, banner }: { article: ArticleView; banner?: ReactNode
             <h1>{title}</h1>
             {description && <p className="lede">{description}</p>}
             <p className="byline">
-              By <a href={`/${author.handle}`}>{author.name}</a> ·{" "}
+              By <a href={homePath}>{author.name}</a> ·{" "}
               {publishedAt ? <time dateTime={publishedAt.toISOString()}>{formatDate(publishedAt.toISOString())}</time> : "Not published yet"}
             </p>
             {tags.length > 0 && (
               <ul aria-label="Tags" className="tags">
                 {tags.map((tag) => (
                   <li key={tag}>
-                    <a href={tagPagePath(author.handle, tagSlug(tag))}>{tag}</a>
+                    <a href={`${homePath.replace(/\/$/, "")}/tags/${tagSlug(tag)}`}>{tag}</a>
                   </li>
                 ))}
               </ul>
@@ -201,13 +203,13 @@ function Article({ article, banner }: { article: ArticleView; banner?: ReactNode
 }
 
 /** A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD BlogPosting. */
-export function renderPostPage(origin: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }): string {
+export function renderPostPage(home: string, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }): string {
   const { author } = article;
-  const url = `${origin}/${author.handle}/${article.blogSlug}`;
+  const url = urlUnderHome(home, `/${article.blogSlug}`);
   const title = article.seoTitle || article.title;
   // Never the site's generic description: a blog without one is described by its title.
   const description = article.seoDescription || article.description || `${article.title}, by ${author.name}`;
-  const image = shareImage(origin, author.handle, article);
+  const image = shareImage(home, article);
   const publishedTime = article.publishedAt?.toISOString();
   const modifiedTime = article.updatedAt.toISOString();
   const jsonLd = {
@@ -218,8 +220,8 @@ export function renderPostPage(origin: string, article: ArticleView & { blogSlug
     image: [image.url],
     datePublished: publishedTime,
     dateModified: modifiedTime,
-    author: { "@type": "Person", name: author.name, url: `${origin}/${author.handle}` },
-    publisher: { "@type": "Organization", name: SITE_NAME, url: origin },
+    author: { "@type": "Person", name: author.name, url: urlUnderHome(home) },
+    publisher: { "@type": "Organization", name: SITE_NAME, url: urlUnderHome(home) },
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     ...(article.tags.length > 0 && { keywords: article.tags.join(", ") }),
   };
@@ -228,11 +230,11 @@ export function renderPostPage(origin: string, article: ArticleView & { blogSlug
       title,
       description,
       canonical: url,
-      feeds: { page: feedPage(origin, author.handle), name: author.name },
+      feeds: { page: feedPage(home), name: author.name },
       openGraph: { type: "article", image, publishedTime, modifiedTime, author: author.name },
       jsonLd,
     },
-    <Article article={article} />,
+    <Article article={article} homePath={pathUnderHome(home)} />,
   );
 }
 
@@ -244,7 +246,7 @@ export function renderPreviewPage(article: ArticleView, expiresAt: Date): string
       {formatDateTime(expiresAt.toISOString())}.
     </p>
   );
-  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, noindex: true }, <Article article={article} banner={banner} />);
+  return page({ title: `Preview: ${article.title} · ${SITE_NAME}`, description: article.description || article.title, noindex: true }, <Article article={article} homePath={`/${article.author.handle}`} banner={banner} />);
 }
 
 export interface IndexView {
@@ -256,24 +258,23 @@ export interface IndexView {
   blogs: { title: string; blogSlug: string; description: string; publishedAt: Date; cover: ImageReference | null }[];
 }
 
-/** The address of page `number` of an owner's index or tag page: `?page=N` from the second. */
-export function indexPagePath(handle: string, number: number, tag: { slug: string } | null): string {
-  const base = tag ? tagPagePath(handle, tag.slug) : `/${handle}`;
-  return number === 1 ? base : `${base}?page=${number}`;
+/** The address of page `number` of an owner's index or tag page under their home: `?page=N` from the second. */
+export function indexPagePath(home: string, number: number, tag: { slug: string } | null): string {
+  return pathUnderHome(home, `${tag ? `/tags/${tag.slug}` : ""}${number === 1 ? "" : `?page=${number}`}`);
 }
 
 /** An owner's public blogs (or those with a tag), newest first, a page at a time. */
-export function renderIndexPage(origin: string, { owner, tag, page: number, hasOlder, blogs }: IndexView): string {
+export function renderIndexPage(home: string, { owner, tag, page: number, hasOlder, blogs }: IndexView): string {
   const name = tag ? `${tag.name}, by ${owner.name} (@${owner.handle})` : `${owner.name} (@${owner.handle})`;
   const title = number === 1 ? name : `${name}, page ${number}`;
   const description = tag ? `Public blogs of ${owner.name} tagged ${tag.name}` : `Public blogs of ${owner.name}`;
-  const feeds = feedPage(origin, owner.handle, tag ?? undefined);
+  const feeds = feedPage(home, tag ?? undefined);
   const head: Head = {
     title,
     description,
-    canonical: `${origin}${indexPagePath(owner.handle, number, tag)}`,
+    canonical: new URL(home).origin + indexPagePath(home, number, tag),
     feeds: { page: feeds, name: tag ? `${tag.name}, by ${owner.name}` : owner.name },
-    openGraph: { type: "website", image: shareImage(origin, owner.handle, blogs[0]!) },
+    openGraph: { type: "website", image: shareImage(home, blogs[0]!) },
   };
   return page(
     head,
@@ -284,7 +285,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
           <>
             <h1>{tag.name}</h1>
             <p className="meta">
-              Tagged by <a href={`/${owner.handle}`}>{owner.name}</a>
+              Tagged by <a href={pathUnderHome(home)}>{owner.name}</a>
             </p>
           </>
         ) : (
@@ -298,7 +299,7 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
             <li key={blog.blogSlug}>
               {blog.cover && <Picture image={blog.cover} sizes={CARD_COVER_SIZES} className="thumb" />}
               <h2>
-                <a href={`/${owner.handle}/${blog.blogSlug}`}>{blog.title}</a>
+                <a href={pathUnderHome(home, `/${blog.blogSlug}`)}>{blog.title}</a>
               </h2>
               {blog.description && <p>{blog.description}</p>}
               <p className="meta">
@@ -309,9 +310,9 @@ export function renderIndexPage(origin: string, { owner, tag, page: number, hasO
         </ul>
         {(number > 1 || hasOlder) && (
           <nav aria-label="Pages" className="pages">
-            {number > 1 ? <a href={indexPagePath(owner.handle, number - 1, tag)}>← Newer</a> : <span />}
+            {number > 1 ? <a href={indexPagePath(home, number - 1, tag)}>← Newer</a> : <span />}
             <span>Page {number}</span>
-            {hasOlder ? <a href={indexPagePath(owner.handle, number + 1, tag)}>Older →</a> : <span />}
+            {hasOlder ? <a href={indexPagePath(home, number + 1, tag)}>Older →</a> : <span />}
           </nav>
         )}
         <FeedLinks page={feeds} />

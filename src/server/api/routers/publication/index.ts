@@ -1,7 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
-import { getPublication, updatePublication } from "~/server/publication/publication";
+import { getDomainRecord, verifyDomain } from "~/server/publication/domains";
+import { getPublication } from "~/server/publication/publication";
+import { updatePublicationAndHosting } from "~/server/publication/vercel-domains";
 import { publicationSchema, publicationUpdateSchema } from "~/shared/publication";
 import { createTRPCRouter, ownerProcedure, procedure } from "../../trpc";
 import { successEnvelope } from "../blogs/schemas";
@@ -28,5 +30,11 @@ export const publicationRouter = createTRPCRouter({
   update: ownerProcedure
     .meta({ changesPublicPages: true })
     .input(publicationUpdateSchema)
-    .mutation(({ ctx, input }) => updatePublication(ctx.db, callerAccount(ctx.caller).id, input)),
+    .mutation(({ ctx, input }) => updatePublicationAndHosting(ctx.db, callerAccount(ctx.caller).id, input)),
+  /** The TXT record that verifies the custom domain (docs/publication.md, Custom domains), null without a domain. */
+  domainRecord: ownerProcedure.query(({ ctx }) => getDomainRecord(ctx.db, callerAccount(ctx.caller).id)),
+  /** Checks the record now; verified, the publication is served at its domain within seconds. */
+  verifyDomain: ownerProcedure
+    .meta({ changesPublicPages: true })
+    .mutation(({ ctx }) => verifyDomain(ctx.db, callerAccount(ctx.caller).id)),
 });
