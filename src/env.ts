@@ -73,7 +73,7 @@ const schema = z.object({
   /** The sender of every email, e.g. "Blog Manager <no-reply@example.com>". */
   EMAIL_FROM: z.string().min(3).optional(),
   /**
-   * DNS servers that verify custom domains' TXT records (docs/publication.md, Custom domains):
+   * DNS servers that verify custom domains' TXT records (docs/public-blog.md, Custom domains):
    * comma-separated host[:port], IPv6 in brackets when a port follows; unset, the system's.
    */
   DNS_SERVERS: z

@@ -7,7 +7,7 @@ const isUnder = (pathname: string, prefix: string) => pathname === prefix || pat
 /**
  * Runs before Next serves any request (docs/security.md): the address asked for, for the public
  * site, which sets its own headers (on a publication's verified custom domain, every address but
- * the matcher's exclusions: docs/publication.md, Custom domains); for the app's pages a fresh CSP nonce per request, set on the
+ * the matcher's exclusions: docs/public-blog.md, Custom domains); for the app's pages a fresh CSP nonce per request, set on the
  * request too, where Next finds it and puts it on the page's scripts; the security headers;
  * no-store on the dashboard; and, under /dashboard, the path the owner asked for
  * (`x-dashboard-path`, never the client's own value), where sign-in sends them back.

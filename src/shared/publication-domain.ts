@@ -1,5 +1,5 @@
 /**
- * A custom domain's verification record (docs/publication.md, Custom domains): the owner puts the
+ * A custom domain's verification record (docs/public-blog.md, Custom domains): the owner puts the
  * token shown into a TXT record at `_blogmgr.<domain>`; the dashboard and the server name it alike.
  */
 export const DOMAIN_RECORD_PREFIX = "_blogmgr";

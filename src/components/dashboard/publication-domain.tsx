@@ -12,7 +12,7 @@ import { trpc } from "~/trpc/query-keys";
 import { SettingsCard } from "./settings-card";
 
 /**
- * The publication's custom domain (docs/publication.md, Custom domains): the owner sets it, copies
+ * The publication's custom domain (docs/public-blog.md, Custom domains): the owner sets it, copies
  * the TXT record to add at their DNS provider, and asks for verification; verified, the
  * publication is served there. `onChange` gets the publication as saved, for the page holding this.
  */

@@ -36,7 +36,7 @@ export interface PublicOwner {
   contentVersion: string | null;
   /** When it last moved, in whole seconds (the public_cache migration); null with it. */
   changedAt: Date | null;
-  /** The publication's custom domain once verified (docs/publication.md, Custom domains), else null. */
+  /** The publication's custom domain once verified (docs/public-blog.md, Custom domains), else null. */
   verifiedDomain: string | null;
 }
 

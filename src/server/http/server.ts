@@ -64,7 +64,7 @@ const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PRE
 
 /**
  * The API, else the public site, else Next. On a publication's verified custom domain every
- * address is the public site's, /api/v1 too (docs/publication.md, Custom domains); the app's own
+ * address is the public site's, /api/v1 too (docs/public-blog.md, Custom domains); the app's own
  * hosts are told apart from the Host header alone, so the API's requests wait for no lookup.
  */
 async function serve(req: IncomingMessage, res: ServerResponse): Promise<unknown> {

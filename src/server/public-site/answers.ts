@@ -128,7 +128,7 @@ function cacheKey(route: CachedRoute, origin: string): string {
 
 /**
  * An owner's address on the app's host once their publication is served at its verified domain
- * (docs/publication.md, Custom domains): 301 to the same path there, without the handle (the
+ * (docs/public-blog.md, Custom domains): 301 to the same path there, without the handle (the
  * handler adds the request's query).
  */
 const toDomainAnswer = (domain: string, pathname: string, lastModified: Date) =>

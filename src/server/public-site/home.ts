@@ -1,7 +1,7 @@
 import "server-only";
 
 /**
- * A publication's home (docs/public-blog.md, docs/publication.md Custom domains): the absolute
+ * A publication's home (docs/public-blog.md, docs/public-blog.md Custom domains): the absolute
  * address all its pages are under, without a trailing slash: `{origin}/{handle}` on the app's
  * host, `https://{domain}` on its verified custom domain. Pages, feeds and sitemaps make every
  * link of the publication from it, so one page serves both hosts.

@@ -66,7 +66,7 @@ function indexRoute(handle: string, search: URLSearchParams, tagSlug?: string): 
  * must be well-formed (a slug, a tag's slug, a feed's file) or the address is still the public
  * site's but names nothing (`notFound`). On a publication's custom domain (`domain`: whose it
  * is), its addresses are at the root and every address is the public site's
- * (docs/publication.md, Custom domains).
+ * (docs/public-blog.md, Custom domains).
  */
 export function parsePublicRoute(pathname: string, search: URLSearchParams, domain?: { handle: string }): PublicRoute | "notFound" | null {
   if (domain) return parseDomainRoute(pathname, search, domain.handle);

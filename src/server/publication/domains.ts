@@ -9,7 +9,7 @@ import { canonicalDomain } from "~/shared/publication";
 import { domainRecordName } from "~/shared/publication-domain";
 
 /**
- * Custom domains (docs/publication.md, Custom domains): a publication's domain is verified when
+ * Custom domains (docs/public-blog.md, Custom domains): a publication's domain is verified when
  * the TXT record `_blogmgr.<domain>` holds its token, and once verified the public site answers
  * requests whose Host is that domain. Nothing here knows HTTP.
  */

@@ -31,7 +31,7 @@ export const publicationRouter = createTRPCRouter({
     .meta({ changesPublicPages: true })
     .input(publicationUpdateSchema)
     .mutation(({ ctx, input }) => updatePublicationAndHosting(ctx.db, callerAccount(ctx.caller).id, input)),
-  /** The TXT record that verifies the custom domain (docs/publication.md, Custom domains), null without a domain. */
+  /** The TXT record that verifies the custom domain (docs/public-blog.md, Custom domains), null without a domain. */
   domainRecord: ownerProcedure.query(({ ctx }) => getDomainRecord(ctx.db, callerAccount(ctx.caller).id)),
   /** Checks the record now; verified, the publication is served at its domain within seconds. */
   verifyDomain: ownerProcedure
