@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { missingDeploymentSettings } from "~/server/runtime/production-settings";
 
@@ -71,11 +72,33 @@ const schema = z.object({
   SMTP_URL: z.url().optional(),
   /** The sender of every email, e.g. "Blog Manager <no-reply@example.com>". */
   EMAIL_FROM: z.string().min(3).optional(),
+  /**
+   * DNS servers that verify custom domains' TXT records (docs/public-blog.md, Custom domains):
+   * comma-separated host[:port], IPv6 in brackets when a port follows; unset, the system's.
+   */
+  DNS_SERVERS: z
+    .string()
+    .transform((value) => value.split(",").map((server) => server.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine(isDnsServer, { error: "DNS_SERVERS must be IP addresses, each with an optional :port (e.g. 1.1.1.1,[2606:4700::1111]:53)" })).min(1))
+    .optional(),
+  /** Vercel API token and project: a custom domain set by its owner is added to that project (docs/deploying.md, Custom domains). */
+  VERCEL_TOKEN: z.string().min(1).optional(),
+  VERCEL_PROJECT_ID: z.string().min(1).optional(),
+  /** The Vercel team owning the project, when it is a team's. */
+  VERCEL_TEAM_ID: z.string().min(1).optional(),
+  /** Vercel's API, for tests that stand a local server in for it. */
+  VERCEL_API_URL: z.url().default("https://api.vercel.com"),
   /** "1" on Vercel, set by the platform. */
   VERCEL: z.string().optional(),
   /** The production domain of the Vercel project (no scheme), set by the platform: the app's origin there when BETTER_AUTH_URL is unset. */
   VERCEL_PROJECT_PRODUCTION_URL: z.string().optional(),
 });
+
+/** An IP address with an optional port, as node:dns's setServers takes it: "1.1.1.1", "1.1.1.1:5353", "::1", "[::1]:5353". */
+function isDnsServer(value: string): boolean {
+  const [, address = "", port] = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(value) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(value) ?? [value, value];
+  return isIP(address) !== 0 && (port === undefined || (Number(port) >= 1 && Number(port) <= 65535));
+}
 
 /** Development and test only. */
 const DEV_AUTH_SECRET = "blogmgr-development-secret-not-for-production-use";

@@ -1,21 +1,24 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { configuredOrigin, parsePublicRoute, PUBLIC_URL_HEADER, cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "@blogmgr/server";
+import { configuredOrigin, isVerifiedDomainHost, parsePublicRoute, PUBLIC_URL_HEADER, cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "@blogmgr/server";
 
 const isUnder = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 
 /**
  * Runs before Next serves any request (docs/security.md): the address asked for, for the public
- * site, which sets its own headers; for the app's pages a fresh CSP nonce per request, set on the
+ * site, which sets its own headers (on a publication's verified custom domain, every address but
+ * the matcher's exclusions: docs/public-blog.md, Custom domains); for the app's pages a fresh CSP nonce per request, set on the
  * request too, where Next finds it and puts it on the page's scripts; the security headers;
  * no-store on the dashboard; and, under /dashboard, the path the owner asked for
  * (`x-dashboard-path`, never the client's own value), where sign-in sends them back.
  */
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
   const requestHeaders = new Headers(request.headers);
   // The address asked for, for the public site's route, where an unclaimed address is rewritten (src/pages/api/public.ts).
   requestHeaders.set(PUBLIC_URL_HEADER, pathname + search);
+  // No lookup on the app's own hosts; a custom domain's pages are all the public site's, / too.
+  if (await isVerifiedDomainHost(request.headers.get("host"))) return NextResponse.rewrite(new URL("/api/public", request.url), { request: { headers: requestHeaders } });
   // The public site sets its own headers, with a CSP that needs no nonce (src/server/public-site/handler.ts).
   if (parsePublicRoute(pathname, request.nextUrl.searchParams) !== null) return NextResponse.next({ request: { headers: requestHeaders } });
   const policy = pageContentSecurityPolicy(cspNonce(), configuredOrigin);

@@ -4,6 +4,8 @@ import { findAccountByEmail } from "~/server/accounts/find-account";
 import { PLANS } from "~/shared/plans";
 import { setPlan } from "~/server/accounts/set-plan";
 import { importBlogs } from "~/server/blogs/import-blogs";
+import { markDomainVerified } from "~/server/publication/domains";
+import { canonicalDomain } from "~/shared/publication";
 import type { Db } from "~/server/db";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { deactivateApiKey } from "~/server/keys/deactivate-api-key";
@@ -81,6 +83,14 @@ export const COMMANDS: Record<string, Command> = {
       const blogs = await readJson(file);
       const account = await findAccountByEmail(db, email);
       return importBlogs(db, { accountId: account.id, blogs });
+    },
+  }),
+  "domain verify": command({
+    usage: "domain verify --email E --domain D",
+    required: ["email", "domain"],
+    async run(db, { email, domain }) {
+      const account = await findAccountByEmail(db, email);
+      return markDomainVerified(db, account.id, canonicalDomain(domain) ?? domain);
     },
   }),
   "webhook create": command({

@@ -19,6 +19,9 @@ blogs import reads a JSON array of blog objects (title required; blogSlug, descr
 isPublic, allowApiAccess, seoTitle, seoDescription, createdAt, updatedAt optional). A bad entry is
 named by its index in the array (from 0) and nothing is imported.
 
+domain verify marks the publication's custom domain verified without DNS (it must be the domain
+the owner set); it is served within 10 seconds.
+
 Prints JSON on stdout; on failure, a message on stderr and exit code 1.
 Database: DATABASE_URL; when unset, the embedded database of \`npm run dev\`/\`npm start\`
 (opened for the command if the app is not running).

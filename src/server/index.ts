@@ -17,4 +17,5 @@ export { configuredOrigin, publicApiBaseUrl } from "./http/public-origin";
 export { accountCacheTag, siteWideCacheTag } from "./public-site/forget";
 export { handlePublicRequest } from "./public-site/handler";
 export { parsePublicRoute, PUBLIC_URL_HEADER } from "./public-site/routes";
+export { isVerifiedDomainHost } from "./publication/domains";
 export { cspNonce, NO_STORE, pageContentSecurityPolicy, SECURITY_HEADERS } from "./http/security-headers";

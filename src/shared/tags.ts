@@ -21,9 +21,6 @@ export function slugText(text: string): string {
 /** The tag's slug: `Next.js` and `next-js` are one tag, `next-js`. */
 export const tagSlug = slugText;
 
-/** The path of an owner's tag page (docs/public-blog.md), from the tag's slug. */
-export const tagPagePath = (handle: string, slug: string) => `/${handle}/tags/${slug}`;
-
 /**
  * A blog's tags as sent: each trimmed and kept as written; a tag repeated under another spelling
  * (same slug) is kept once, first spelling first.

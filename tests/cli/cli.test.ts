@@ -400,3 +400,20 @@ describe("blogs import", () => {
     expect(await db.blog.count({ where: { userId: account.id, blogSlug: { startsWith: "weekly-notes" } } })).toBe(5_000);
   });
 });
+
+describe("domain verify", () => {
+  it("marks the owner's publication's domain verified, and refuses another domain", async () => {
+    const account = await seedAccount("domain-owner");
+    const domain = `blog-${run}.example.test`;
+    await db.publication.create({ data: { userId: account.id, domain, domainToken: "blogmgr-verify=test" } });
+
+    const [other, verified] = [
+      await cli("domain", "verify", "--email", email("domain-owner"), "--domain", `other-${run}.example.test`),
+      await succeeds("domain", "verify", "--email", email("domain-owner"), "--domain", domain.toUpperCase()),
+    ];
+    expectFailure(other, `domain verify: Domain mismatch: the publication's domain is ${domain}`);
+    expect(verified).toEqual({ domain, verifiedAt: expect.any(String) });
+    const row = await db.publication.findUniqueOrThrow({ where: { userId: account.id } });
+    expect(row.domainVerifiedAt?.toISOString()).toBe(verified.verifiedAt);
+  });
+});

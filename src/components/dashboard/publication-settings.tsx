@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useMemo, useState, useSyncExternalStore, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardTitle, Skeleton } from "~/components/ui/card";
 import { Field, Input, Textarea } from "~/components/ui/input";
@@ -14,6 +14,7 @@ import { api, errorMessage } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { CoverImagePicker } from "./cover-image-picker";
 import { LoadError } from "./load-error";
+import { PublicationDomain } from "./publication-domain";
 import { formProblems, newRowKey, sameUpdate, toFormValues, toUpdate, validDraft, type PublicationFormValues } from "./publication-form-values";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
 
@@ -34,16 +35,16 @@ const publicationQuery = {
 /**
  * The Publication page (docs/dashboard.md): the settings every public page presents the account
  * with, a live preview of the home beside them from 1280 px (below, on demand, on narrower
- * screens), and `domainSection`, the custom domain's own part, saved on its own.
+ * screens), and the custom domain's own section (./publication-domain.tsx), saved on its own.
  */
-export function PublicationSettings({ ownerName, handle, domainSection }: { ownerName: string; handle: string; domainSection?: ReactNode }) {
+export function PublicationSettings({ ownerName, handle }: { ownerName: string; handle: string }) {
   const publication = useQuery(publicationQuery);
   if (publication.error) return <LoadError what="your publication" error={publication.error} onRetry={() => void publication.refetch()} retrying={publication.isFetching} />;
   if (!publication.data) return <Skeleton className="h-96 w-full" />;
-  return <PublicationEditor saved={publication.data} ownerName={ownerName} handle={handle} domainSection={domainSection} />;
+  return <PublicationEditor saved={publication.data} ownerName={ownerName} handle={handle} />;
 }
 
-function PublicationEditor({ saved, ownerName, handle, domainSection }: { saved: Publication; ownerName: string; handle: string; domainSection?: ReactNode }) {
+function PublicationEditor({ saved, ownerName, handle }: { saved: Publication; ownerName: string; handle: string }) {
   const queryClient = useQueryClient();
   const initial = useMemo(() => toFormValues(saved, ownerName), [saved, ownerName]);
   const [values, setValues] = useState(initial);
@@ -172,8 +173,8 @@ function PublicationEditor({ saved, ownerName, handle, domainSection }: { saved:
             </Button>
           </div>
         </form>
-        {/* The custom domain's section (src/components/dashboard/publication-domain.tsx) goes here: saved on its own, not with the form above. */}
-        {domainSection}
+        {/* Saved on its own, not with the form above. */}
+        <PublicationDomain publication={saved} />
       </div>
       <PublicationPreview values={values} handle={handle} />
       <Toast message={toast} onDismiss={() => setToast(null)} />

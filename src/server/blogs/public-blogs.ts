@@ -40,14 +40,17 @@ export interface PublicOwner {
   contentVersion: string;
   /** When it last moved, in whole seconds (the public_cache migration); the account's creation before the first move. */
   changedAt: Date;
+  /** The publication's custom domain once verified (docs/public-blog.md, Custom domains), else null. */
+  verifiedDomain: string | null;
 }
 
-/** The account with `handle` and its public content version: one statement, two index lookups. */
+/** The account with `handle`, its public content version and verified domain: one statement, three index lookups. */
 export async function findPublicOwner(pool: SqlPool, handle: string): Promise<PublicOwner | null> {
   const { rows } = await pool.query<PublicOwner>(
     `SELECT u."id", u."name", u."handle", COALESCE(v."version"::text, '0') AS "contentVersion",
-       COALESCE(v."changedAt", date_trunc('second', u."createdAt")) AS "changedAt"
-     FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id"
+       COALESCE(v."changedAt", date_trunc('second', u."createdAt")) AS "changedAt",
+       CASE WHEN p."domainVerifiedAt" IS NOT NULL THEN p."domain" END AS "verifiedDomain"
+     FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id" LEFT JOIN "publication" AS p ON p."userId" = u."id"
      WHERE u."handle" = $1`,
     [handle],
   );
@@ -131,11 +134,15 @@ export async function findPublicTag(pool: SqlPool, ownerId: string, tagSlug: str
   return rows[0] ? { name: rows[0].name, slug: tagSlug } : null;
 }
 
-/** The owners with a public blog, by handle, with their public blogs' last change: the sitemap index's entries. */
+/**
+ * The owners with a public blog, by handle, with their public blogs' last change: the sitemap
+ * index's entries. Not those served at a verified domain: their sitemap is that domain's.
+ */
 export async function listSitemapOwners(pool: SqlPool, limit: number) {
   const { rows } = await pool.query<{ handle: string; lastmod: Date }>(
     `SELECT u."handle", max(b."updatedAt") AS "lastmod" FROM "blog" AS b JOIN "user" AS u ON u."id" = b."userId"
-     WHERE b."isPublic" GROUP BY u."handle" ORDER BY u."handle" LIMIT $1`,
+     WHERE b."isPublic" AND NOT EXISTS (SELECT 1 FROM "publication" AS p WHERE p."userId" = u."id" AND p."domainVerifiedAt" IS NOT NULL)
+     GROUP BY u."handle" ORDER BY u."handle" LIMIT $1`,
     [limit],
   );
   return rows;

@@ -30,6 +30,7 @@ import { handlePublicRequest } from "../public-site/handler";
 import { PUBLIC_URL_HEADER } from "../public-site/routes";
 import { processImagesInChild } from "../images/processing";
 import { inRequestScope } from "./request-scope";
+import { isVerifiedDomainHost } from "../publication/domains";
 
 if (!process.env.BETTER_AUTH_SECRET) log.warn("BETTER_AUTH_SECRET is not set: dashboard sessions will not survive a restart of this process");
 // Uploads are processed by a child process at the lowest CPU priority: reads are never starved.
@@ -62,6 +63,16 @@ function handleWithNextInScope(req: IncomingMessage, res: ServerResponse): Promi
 
 const isApiPath = (url = "/") => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
 
+/**
+ * The API, else the public site, else Next. On a publication's verified custom domain every
+ * address is the public site's, /api/v1 too (docs/public-blog.md, Custom domains); the app's own
+ * hosts are told apart from the Host header alone, so the API's requests wait for no lookup.
+ */
+async function serve(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  if (isApiPath(req.url) && !(await isVerifiedDomainHost(req.headers.host))) return (await handleApiRequest(req, res)).afterResponse;
+  if (!(await handlePublicRequest(req, res))) await handleWithNextInScope(req, res);
+}
+
 /** Answers 200 while the server takes requests, 503 once it drains: the balancer's health check (docs/deploying.md). */
 const HEALTH_PATH = "/api/health";
 /** Longest a draining server waits for the requests it is answering and the work after them. */
@@ -77,9 +88,7 @@ const server = createServer((req, res) => {
     res.writeHead(draining ? 503 : 200, { "content-type": "text/plain", "cache-control": "no-store" }).end(draining ? "draining" : "ok");
     return;
   }
-  const served = isApiPath(req.url)
-    ? handleApiRequest(req, res).then(({ afterResponse }) => afterResponse)
-    : handlePublicRequest(req, res).then((answered) => (answered ? undefined : handleWithNextInScope(req, res)));
+  const served = serve(req, res);
   inFlight.track(served);
   // Both answer every failure themselves; this is the last resort.
   served.catch((error: unknown) => {

@@ -25,6 +25,7 @@ import { makeAnswer, makeRedirect, publicPageCache, publicSearchCache, type Cach
 import { postSummary, renderIndexPage, renderNotFoundPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
 import type { PostEndView } from "./post-end";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
+import { pathUnderHome, publicationHome } from "./home";
 import { readPublicContent } from "./replay-fence";
 import { readPublicationView, type PublicationView } from "./publication-view";
 import { renderShareImage } from "./share-image";
@@ -32,8 +33,15 @@ import { renderShareImage } from "./share-image";
 /**
  * What each public address answers (docs/public-blog.md), through the shared cache (./cache.ts):
  * the body made from the database, or null when there is nothing public there (404). Links in
- * them are absolute, under `origin` (src/server/http/public-origin.ts), which is part of every key.
+ * them are absolute, under the site's `origin` (src/server/http/public-origin.ts, or a verified
+ * custom domain's), which is part of every key.
  */
+
+/** Where a request reached the public site: the origin its links are under, and whether that is the publication's custom domain. */
+export interface PublicSite {
+  origin: string;
+  onDomain: boolean;
+}
 
 const HTML = "text/html; charset=utf-8";
 /** Tag pages listed in an owner's sitemap, at most; the rest of its 50,000 addresses are blogs. */
@@ -61,11 +69,11 @@ async function sitemapIndex(pool: SqlPool, origin: string): Promise<PublicAnswer
  * A moved blog's old address, or its share image's (docs/public-blog.md, Moved blogs): a redirect
  * to the same under the slug it has now, while it is public; null otherwise.
  */
-async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, lastModified: Date): Promise<PublicAnswer | null> {
+async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind: "post" | "shareImage" }>, owner: PublicOwner, home: string, lastModified: Date): Promise<PublicAnswer | null> {
   const blogSlug = await findMovedPublicBlog(pool, owner.id, route.blogSlug);
   if (blogSlug === null) return null;
   // Encoded: plain SQL may write a slug outside the API's rules, which a header must not carry as is.
-  return makeRedirect(`/${owner.handle}/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`, lastModified);
+  return makeRedirect(pathUnderHome(home, `/${encodeURIComponent(blogSlug)}${route.kind === "shareImage" ? `/${SHARE_IMAGE_FILE}` : ""}`), lastModified);
 }
 
 /**
@@ -82,9 +90,6 @@ async function postEnd(pool: SqlPool, owner: PublicOwner, site: PublicationView,
   return { site, author: { name: owner.name, image }, previous, next, related };
 }
 
-/** The home of `handle`'s publication on the app's origin: every link of its pages is built from it. */
-const homeOf = (origin: string, handle: string) => `${origin}/${handle}`;
-
 /** A page of the publication: its HTML, allowing the publication's accent stylesheet. */
 const pageAnswer = (site: PublicationView, html: string, lastModified: Date) => makeAnswer(HTML, html, lastModified, styled(site, html).styleSources);
 
@@ -92,17 +97,18 @@ const pageAnswer = (site: PublicationView, html: string, lastModified: Date) => 
  * An owner's answer at their current content version; null when there is nothing public at the
  * address. Their home is an answer even before their first public blog (docs/publication.md).
  */
-async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner, origin: string): Promise<PublicAnswer | null> {
+async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner, { origin, onDomain }: PublicSite): Promise<PublicAnswer | null> {
   const author = { name: owner.name, handle: owner.handle };
   const lastModified = owner.changedAt;
+  const home = publicationHome(origin, owner.handle, onDomain);
   if (route.kind === "sitemap") {
     const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
     // The owner's index page takes one of the sitemap's addresses.
     const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
     if (blogs.length === 0) return null;
-    return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(origin, owner.handle, blogs, tags), lastModified);
+    return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(home, blogs, tags), lastModified);
   }
-  const site = await readPublicationView(pool, owner, origin, homeOf(origin, owner.handle));
+  const site = await readPublicationView(pool, owner, origin, home);
   switch (route.kind) {
     case "index": {
       const { page } = route;
@@ -124,14 +130,14 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
       return pageAnswer(site, renderSubscribePage(site), lastModified);
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
+      if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
       const article = { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author };
       const html = renderPostPage(site, article, await postEnd(pool, owner, site, route.blogSlug));
       return { ...pageAnswer(site, html, lastModified), blogId: blog.id };
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
-      if (!blog) return movedBlogAnswer(pool, route, owner, lastModified);
+      if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
       return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: site.title }), lastModified);
     }
     case "feed": {
@@ -175,12 +181,21 @@ function cacheKey(route: CachedRoute, origin: string): string {
 }
 
 /**
- * The answer for a cacheable public address, with the account it shows (for CDN cache tags) and
- * how the cache had it; null: nothing public there. Every read of one load is made on one
- * database, a read replica when the fence allows (./replay-fence.ts), so the version an answer is
- * kept at is the one its content was read at.
+ * An owner's address on the app's host once their publication is served at its verified domain
+ * (docs/public-blog.md, Custom domains): 301 to the same path there, without the handle (the
+ * handler adds the request's query).
  */
-export async function publicAnswer(route: CachedRoute, origin: string): Promise<CacheResult | null> {
+const toDomainAnswer = (domain: string, pathname: string, lastModified: Date) =>
+  makeRedirect(`https://${domain}${pathname.replace(/^\/[^/]+/, "") || "/"}`, lastModified);
+
+/**
+ * The answer for a cacheable public address (`pathname` is the request's), with the account it
+ * shows (for CDN cache tags) and how the cache had it; null: nothing public there. Every read of
+ * one load is made on one database, a read replica when the fence allows (./replay-fence.ts), so
+ * the version an answer is kept at is the one its content was read at.
+ */
+export async function publicAnswer(route: CachedRoute, site: PublicSite, pathname: string): Promise<CacheResult | null> {
+  const { origin } = site;
   const cache = route.kind === "search" ? publicSearchCache : publicPageCache;
   return cache.get(cacheKey(route, origin), async (kept) => {
     if (route.kind === "robots") return kept ?? { ownerId: null, version: null, answer: robots(origin) };
@@ -189,7 +204,7 @@ export async function publicAnswer(route: CachedRoute, origin: string): Promise<
       const owner = await findPublicOwner(pool, route.handle);
       if (!owner) return null;
       if (kept && kept.ownerId === owner.id && kept.version === owner.contentVersion) return kept;
-      const answer = await ownerAnswer(pool, route, owner, origin);
+      const answer = owner.verifiedDomain && !site.onDomain ? toDomainAnswer(owner.verifiedDomain, pathname, owner.changedAt) : await ownerAnswer(pool, route, owner, site);
       return answer && { ownerId: owner.id, version: owner.contentVersion, answer };
     });
   });
@@ -208,12 +223,12 @@ const styled = (site: PublicationView, html: string): StyledPage => ({ html, sty
  * publication's, leading to its home (whose existence its home already shows). Never cached, like
  * every 404; null for any other address, which gets the plain 404.
  */
-export async function ownerNotFoundPage(route: CachedRoute, origin: string): Promise<StyledPage | null> {
+export async function ownerNotFoundPage(route: CachedRoute, { origin, onDomain }: PublicSite): Promise<StyledPage | null> {
   if (route.kind !== "index" && route.kind !== "post") return null;
   return readPublicContent(async (pool) => {
     const owner = await findPublicOwner(pool, route.handle);
     if (!owner) return null;
-    const site = await readPublicationView(pool, owner, origin, homeOf(origin, owner.handle));
+    const site = await readPublicationView(pool, owner, origin, publicationHome(origin, owner.handle, onDomain));
     return styled(site, renderNotFoundPage(site));
   });
 }
@@ -223,7 +238,7 @@ export async function previewPage(token: string, origin: string): Promise<Styled
   const pool = getSqlPool();
   const blog = await findPreviewedBlog(pool, token);
   if (!blog) return null;
-  const site = await readPublicationView(pool, { id: blog.authorId, name: blog.authorName }, origin, homeOf(origin, blog.authorHandle));
+  const site = await readPublicationView(pool, { id: blog.authorId, name: blog.authorName }, origin, publicationHome(origin, blog.authorHandle, false));
   const article = {
     ...blog,
     html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }),

@@ -9,10 +9,12 @@ import { findPublicOwner } from "../blogs/public-blogs";
 import { isReaderView, referrerHost } from "../views/reader-views";
 import { viewBatcher } from "../views/view-batch";
 import { requestOrigin } from "../http/public-origin";
+import { findPublicationByDomain } from "../publication/domains";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
-import { ownerNotFoundPage, previewPage, publicAnswer, type CachedRoute } from "./answers";
+import { ownerNotFoundPage, previewPage, publicAnswer, type CachedRoute, type PublicSite } from "./answers";
+import { pathUnderHome, publicationHome } from "./home";
 import { renderBadFormPage, renderNotFoundPage, renderSearchTooLongPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
@@ -57,8 +59,10 @@ interface PublicRequest {
   /** The request's body, read only by the subscribe form's POST. */
   body: AsyncIterable<Buffer>;
   header(name: string): string | undefined;
-  /** The app's origin for this request (src/server/http/public-origin.ts). */
-  origin: string;
+  /** The app's origin for this request (src/server/http/public-origin.ts), or the custom domain's it reached. */
+  site: PublicSite;
+  /** The request's query ("" or "?..."), kept by redirects. */
+  search: string;
 }
 
 /** What an answer shows. */
@@ -78,7 +82,7 @@ interface PublicResponse {
   shown: Shown;
 }
 
-function respond(request: PublicRequest, status: number, headers: Record<string, string>, body: Buffer | null, shown = NOTHING_SHOWN): PublicResponse {
+function respond(request: Pick<PublicRequest, "method">, status: number, headers: Record<string, string>, body: Buffer | null, shown = NOTHING_SHOWN): PublicResponse {
   const all = { ...SECURITY_HEADERS, ...headers };
   if (body !== null) all["Content-Length"] = String(body.length);
   return { status, headers: all, body: request.method === "HEAD" ? null : body, shown };
@@ -100,7 +104,7 @@ function notFound(request: PublicRequest): PublicResponse {
 
 /** The 404 of an address of the public site: its publication's under a known handle's page address, else the plain one. */
 async function routeNotFound(request: PublicRequest, route: CachedRoute): Promise<PublicResponse> {
-  const page = await ownerNotFoundPage(route, request.origin);
+  const page = await ownerNotFoundPage(route, request.site);
   if (page === null) return notFound(request);
   return respond(request, 404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pageCsp(page.styleSources) }, html(page.html));
 }
@@ -132,7 +136,7 @@ function answered(request: PublicRequest, { answer, ownerId, cache }: CacheResul
     "Content-Security-Policy": answer.contentType.startsWith("text/html") ? pageCsp(answer.styleSources) : DOCUMENT_CSP,
   };
   // A moved blog's old address: always the redirect (a 304 would leave a client on an address that moved).
-  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location, "Content-Type": answer.contentType }, answer.body, shown);
+  if (answer.location) return respond(request, 301, { ...headers, Location: answer.location + request.search, "Content-Type": answer.contentType }, answer.body, shown);
   if (answer.gzip) headers.Vary = "Accept-Encoding";
   if (isNotModified(request, answer)) return respond(request, 304, headers, null, shown);
   headers["Content-Type"] = answer.contentType;
@@ -163,9 +167,11 @@ async function imageFile(request: PublicRequest, { imageId, file }: { imageId: s
 /**
  * Answers `req` when `url` (path and query) is one of the public site's addresses, or when
  * `unclaimed` (no other route of the app wants it: then a 404 at worst); returns false, having
- * answered nothing, otherwise. `onAnswer` learns whose content a cacheable answer shows before
- * it is sent (Vercel's CDN cache tags); `waitUntil` is handed the write of a reader's view, which
- * a serverless host must let finish after the answer (the production server flushes at shutdown).
+ * answered nothing, otherwise. On a verified custom domain (its Host: never X-Forwarded-Host,
+ * docs/security.md) every address is the publication's. `onAnswer` learns whose content a
+ * cacheable answer shows before it is sent (Vercel's CDN cache tags); `waitUntil` is handed the
+ * write of a reader's view, which a serverless host must let finish after the answer (the
+ * production server flushes at shutdown).
  */
 export async function handlePublicRequest(
   req: IncomingMessage,
@@ -179,22 +185,33 @@ export async function handlePublicRequest(
 ): Promise<boolean> {
   // A request target no URL parser accepts is no public address; Next answers it.
   if (!URL.canParse(url, "http://x")) return false;
-  const { pathname, searchParams } = new URL(url, "http://x");
-  const route = parsePublicRoute(pathname, searchParams) ?? (unclaimed ? "notFound" : null);
-  if (route === null) return false;
+  const { pathname, searchParams, search } = new URL(url, "http://x");
   const header = (name: string) => headerValue(req.headers, name);
-  const request = { method: req.method ?? "GET", body: req, header, origin: requestOrigin({ get: (name) => header(name) ?? null }) };
+  const domain = await findPublicationByDomain(getSqlPool(), header("host")).catch((error: unknown) => {
+    log.error({ err: error }, "custom domain lookup failed");
+    return "unavailable" as const;
+  });
+  if (domain === "unavailable") return send(res, unavailable({ method: req.method ?? "GET" }));
+  const route = parsePublicRoute(pathname, searchParams, domain ?? undefined) ?? (unclaimed ? "notFound" : null);
+  if (route === null) return false;
+  const site = domain ? { origin: `https://${domain.domain}`, onDomain: true } : { origin: requestOrigin({ get: (name) => header(name) ?? null }), onDomain: false };
+  const request = { method: req.method ?? "GET", body: req, header, site, search };
   const served = await answerRoute(request, pathname, route);
   if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.shown.ownerId);
-  res.writeHead(served.status, served.headers);
-  res.end(served.body);
+  send(res, served);
   const { ownerId, blogId } = served.shown;
   if (route !== "notFound" && READER_PAGES.has(route.kind) && ownerId !== null && isReaderView(request.method, served.status, header("user-agent"))) {
     // Counted in memory, written in a batch: no database work on the page's path.
-    const view = { accountId: ownerId, blogId, referrerHost: referrerHost(header("referer"), request.origin), at: new Date() };
+    const view = { accountId: ownerId, blogId, referrerHost: referrerHost(header("referer"), site.origin), at: new Date() };
     const written = viewBatcher(getSqlPool).record(view);
     waitUntil?.(written);
   }
+  return true;
+}
+
+function send(res: ServerResponse, served: PublicResponse): true {
+  res.writeHead(served.status, served.headers);
+  res.end(served.body);
   return true;
 }
 
@@ -206,14 +223,17 @@ export async function handlePublicRequest(
 async function subscribe(request: PublicRequest, handle: string): Promise<PublicResponse> {
   const owner = await findPublicOwner(getSqlPool(), handle);
   if (!owner) return notFound(request);
-  const home = `/${owner.handle}`;
+  const home = pathUnderHome(publicationHome(request.site.origin, owner.handle, request.site.onDomain));
   const form = await readSubscribeForm({ contentType: request.header("content-type"), contentLength: request.header("content-length") }, request.body);
   if ("problem" in form) {
     return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderBadFormPage(form.problem, home)));
   }
-  const location = `${home}/subscribe`;
+  const location = `${home === "/" ? "" : home}/subscribe`;
   return respond(request, 303, { Location: location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from(`See ${location}\n`));
 }
+
+const unavailable = (request: Pick<PublicRequest, "method">) =>
+  respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));
 
 async function answerRoute(request: PublicRequest, pathname: string, route: PublicRoute | "notFound"): Promise<PublicResponse> {
   const isSubscribe = route !== "notFound" && route.kind === "subscribe";
@@ -229,15 +249,15 @@ async function answerRoute(request: PublicRequest, pathname: string, route: Publ
       return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderSearchTooLongPage(`/${route.handle}`)));
     }
     if (route.kind === "preview") {
-      const page = await previewPage(route.token, request.origin);
+      const page = await previewPage(route.token, request.site.origin);
       if (page === null) return notFound(request);
       const csp = pageCsp(page.styleSources);
       return respond(request, 200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": csp, ...PREVIEW_HEADERS }, html(page.html));
     }
-    const found = await publicAnswer(route, request.origin);
+    const found = await publicAnswer(route, request.site, pathname);
     return found ? answered(request, found) : await routeNotFound(request, route);
   } catch (error) {
     log.error({ err: error, path: pathname }, "public page failed");
-    return respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));
+    return unavailable(request);
   }
 }

@@ -77,21 +77,46 @@ function searchRoute(handle: string, search: URLSearchParams): PublicRoute | "no
  * What `pathname` (with `search`) asks of the public site, or null when it is not one of its
  * addresses. An owner's addresses start with a valid, unreserved handle; their segments below
  * must be well-formed (a slug, a tag's slug, a feed's file) or the address is still the public
- * site's but names nothing (`notFound`).
+ * site's but names nothing (`notFound`). On a publication's custom domain (`domain`: whose it
+ * is), its addresses are at the root and every address is the public site's
+ * (docs/public-blog.md, Custom domains).
  */
-export function parsePublicRoute(pathname: string, search: URLSearchParams): PublicRoute | "notFound" | null {
+export function parsePublicRoute(pathname: string, search: URLSearchParams, domain?: { handle: string }): PublicRoute | "notFound" | null {
+  if (domain) return parseDomainRoute(pathname, search, domain.handle);
   // Next answers a trailing slash with a redirect to the address without it.
   if (pathname.length > 1 && pathname.endsWith("/")) return null;
   if (pathname === "/robots.txt") return { kind: "robots" };
   if (pathname === "/sitemap.xml") return { kind: "sitemapIndex" };
   const segments = pathname.split("/").slice(1);
-  if (segments[0] === "images") {
-    const image = parseImageFilePath(pathname);
-    return image && formatOfFile(image.file) ? { kind: "imageFile", imageId: image.id, file: image.file } : "notFound";
-  }
+  if (segments[0] === "images") return imageRoute(pathname);
   if (segments[0] === "preview") return segments.length === 2 && segments[1] ? { kind: "preview", token: segments[1] } : "notFound";
-  const [handle, second, third, fourth, ...rest] = segments;
+  const [handle, ...below] = segments;
   if (handle === undefined || !isValidHandle(handle) || isReservedHandle(handle)) return null;
+  return ownerRoute(handle, below, search);
+}
+
+function imageRoute(pathname: string): PublicRoute | "notFound" {
+  const image = parseImageFilePath(pathname);
+  return image && formatOfFile(image.file) ? { kind: "imageFile", imageId: image.id, file: image.file } : "notFound";
+}
+
+/**
+ * A custom domain's addresses: the owner's (`/`, `/{blogSlug}`, `/tags/...`, feeds) at the root,
+ * `/sitemap.xml` the owner's sitemap, robots.txt and images as on the app's host; anything else
+ * (previews, the dashboard, the APIs) names nothing there.
+ */
+function parseDomainRoute(pathname: string, search: URLSearchParams, handle: string): PublicRoute | "notFound" {
+  if (pathname === "/robots.txt") return { kind: "robots" };
+  if (pathname === "/sitemap.xml") return { kind: "sitemap", handle };
+  if (pathname.startsWith("/images/")) return imageRoute(pathname);
+  if (pathname === "/") return indexRoute(handle, search);
+  const segments = pathname.split("/").slice(1);
+  if (segments[0] === "preview" || segments.includes("")) return "notFound";
+  return ownerRoute(handle, segments, search);
+}
+
+/** What the segments below an owner's home name. */
+function ownerRoute(handle: string, [second, third, fourth, ...rest]: string[], search: URLSearchParams): PublicRoute | "notFound" {
   if (rest.length > 0) return "notFound";
   if (second === undefined) return indexRoute(handle, search);
   if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };

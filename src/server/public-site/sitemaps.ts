@@ -1,12 +1,12 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { tagPagePath } from "~/shared/tags";
+import { urlUnderHome } from "./home";
 import { withXmlCharactersOnly } from "./xml-characters";
 import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, type SitemapItemLoose } from "sitemap";
 
 /**
  * The sitemaps (docs/public-blog.md), written by the `sitemap` package: `/sitemap.xml` indexes one
- * sitemap per owner with a public blog, `/{handle}/sitemap.xml` lists the owner's index page and
+ * sitemap per owner with a public blog, `/{handle}/sitemap.xml` (a custom domain's `/sitemap.xml`) lists the owner's index page and
  * public blogs and their tags' pages, each with its last change. A sitemap holds at most 50,000 addresses.
  */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -31,18 +31,16 @@ export function renderSitemapIndex(origin: string, owners: { handle: string; las
  * each tag's page (changed when its newest blog did).
  */
 export function renderOwnerSitemap(
-  origin: string,
-  handle: string,
+  home: string,
   blogs: { blogSlug: string; updatedAt: Date }[],
   tags: { slug: string; updatedAt: Date }[],
 ): Promise<string> {
-  const home = `${origin}/${handle}`;
   const newest = new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime())));
   return written(
     [
-      { url: home, lastmod: newest.toISOString() },
-      ...blogs.map((blog) => ({ url: `${home}/${blog.blogSlug}`, lastmod: blog.updatedAt.toISOString() })),
-      ...tags.map((tag) => ({ url: `${origin}${tagPagePath(handle, tag.slug)}`, lastmod: tag.updatedAt.toISOString() })),
+      { url: urlUnderHome(home), lastmod: newest.toISOString() },
+      ...blogs.map((blog) => ({ url: urlUnderHome(home, `/${blog.blogSlug}`), lastmod: blog.updatedAt.toISOString() })),
+      ...tags.map((tag) => ({ url: urlUnderHome(home, `/tags/${tag.slug}`), lastmod: tag.updatedAt.toISOString() })),
     ],
     new SitemapStream({ xmlns: PLAIN }),
   );

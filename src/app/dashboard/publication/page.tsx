@@ -11,9 +11,8 @@ export default async function PublicationPage() {
     <>
       <PageHeader
         title="Publication"
-        description="How every public page presents you: title, logo, accent colour, language, time zone, navigation and footer. Readers see a change on their next visit."
+        description="How every public page presents you: title, logo, accent colour, language, time zone, navigation, footer and custom domain. Readers see a change on their next visit."
       />
-      {/* The custom domain's section (src/components/dashboard/publication-domain.tsx) is passed here as `domainSection`. */}
       <PublicationSettings ownerName={user.name} handle={user.handle} />
     </>
   );

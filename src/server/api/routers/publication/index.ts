@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { callerAccount } from "~/server/accounts/caller";
 import { requestOrigin } from "~/server/http/public-origin";
+import { getDomainRecord, verifyDomain } from "~/server/publication/domains";
 import { renderPublicationPreview } from "~/server/publication/preview";
-import { getPublication, updatePublication } from "~/server/publication/publication";
+import { getPublication } from "~/server/publication/publication";
+import { updatePublicationAndHosting } from "~/server/publication/vercel-domains";
 import { publicationSchema, publicationUpdateSchema } from "~/shared/publication";
 import { createTRPCRouter, ownerProcedure, procedure } from "../../trpc";
 import { successEnvelope } from "../blogs/schemas";
@@ -30,7 +32,7 @@ export const publicationRouter = createTRPCRouter({
   update: ownerProcedure
     .meta({ changesPublicPages: true })
     .input(publicationUpdateSchema)
-    .mutation(({ ctx, input }) => updatePublication(ctx.db, callerAccount(ctx.caller).id, input)),
+    .mutation(({ ctx, input }) => updatePublicationAndHosting(ctx.db, callerAccount(ctx.caller).id, input)),
   /**
    * The home page's HTML with unsaved settings, for the dashboard's live preview: a query, so
    * typing spends none of the owner's budget of changes. The domain changes nothing on the page.
@@ -38,4 +40,10 @@ export const publicationRouter = createTRPCRouter({
   preview: ownerProcedure
     .input(publicationUpdateSchema.omit({ domain: true }))
     .query(async ({ ctx, input }) => ({ html: await renderPublicationPreview(ctx.db, callerAccount(ctx.caller).id, requestOrigin(ctx.headers), input) })),
+  /** The TXT record that verifies the custom domain (docs/public-blog.md, Custom domains), null without a domain. */
+  domainRecord: ownerProcedure.query(({ ctx }) => getDomainRecord(ctx.db, callerAccount(ctx.caller).id)),
+  /** Checks the record now; verified, the publication is served at its domain within seconds. */
+  verifyDomain: ownerProcedure
+    .meta({ changesPublicPages: true })
+    .mutation(({ ctx }) => verifyDomain(ctx.db, callerAccount(ctx.caller).id)),
 });
