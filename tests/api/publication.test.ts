@@ -76,7 +76,7 @@ describe("GET /api/v1/publication", () => {
       footer: "© Ann — *all rights reserved*",
     });
     expect(Date.parse(publication.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
-    expect(saved.body.result.data).toEqual(publication);
+    expect(saved.body.result.data).toEqual({ ...publication, hostingError: null });
   });
 
   it("is listed in the OpenAPI document, with no way to change it there", async () => {

@@ -43,14 +43,14 @@ describe("a verified domain", () => {
     const home = await visit("/", domain);
     expect(home.status).toBe(200);
     expect(home.body).toContain('<link rel="canonical" href="https://' + domain + '/"/>');
-    expect(home.body).toContain('href="/hello"');
+    expect(home.body).toContain(`href="https://${domain}/hello"`);
     expect(home.body).toContain(`href="https://${domain}/feed.xml"`);
     expect(home.body).not.toContain(`/${owner.handle}`);
 
     const post = await visit("/hello", domain);
     expect(post.status).toBe(200);
     expect(post.body).toContain(`<link rel="canonical" href="https://${domain}/hello"/>`);
-    expect(post.body).toContain('href="/tags/news"');
+    expect(post.body).toContain(`href="https://${domain}/tags/news"`);
     expect(post.body).toContain(`"@id":"https://${domain}/hello"`);
 
     expect((await visit("/tags/news", domain)).status).toBe(200);

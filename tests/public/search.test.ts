@@ -3,7 +3,10 @@
 // a page, each with a snippet whose matching words are marked; never a draft, a scheduled blog or
 // another owner's; a search box on every owner's page; a change shows on the next search.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestAccount, db, getPath, seedBlogs, type TestAccount } from "../support/api";
+import { apiBaseUrl, createTestAccount, db, getPath, seedBlogs, type TestAccount } from "../support/api";
+
+/** The pages link absolutely, under the app's origin (the address the tests reach it at). */
+const origin = () => new URL(apiBaseUrl()).origin;
 
 const main = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? "";
 const titlesOn = (html: string) => [...main(html).matchAll(/<h2[^>]*><a[^>]*>([^<]*)<\/a><\/h2>/g)].map((match) => match[1]);
@@ -50,7 +53,7 @@ describe("a search", () => {
     expect(titlesOn(await (await search(account.handle, "q=aardvark+dusk")).text())).toEqual(["Second"]);
     const none = await (await search(account.handle, "q=aardvark+numbat")).text();
     expect(titlesOn(none)).toEqual([]);
-    expect(main(none)).toContain("No blog");
+    expect(main(none)).toContain("No post matches");
   });
 
   it("marks the matching words in a snippet, the blog's text escaped", async () => {
@@ -66,22 +69,25 @@ describe("a search", () => {
   it("answers 10 a page, then the rest on page 2, and 404 past the last page or for a bad page", async () => {
     const first = await (await search(account.handle, "q=numbat")).text();
     expect(titlesOn(first)).toEqual(Array.from({ length: 10 }, (_, i) => `Numbat ${11 - i}`));
-    expect(first).toContain(`href="/${account.handle}/search?q=numbat&amp;page=2"`);
+    expect(first).toContain(`href="${origin()}/${account.handle}/search?q=numbat&amp;page=2"`);
     const second = await (await search(account.handle, "q=numbat&page=2")).text();
     expect(titlesOn(second)).toEqual(["Numbat 1", "Numbat 0"]);
-    expect(second).toContain(`href="/${account.handle}/search?q=numbat"`);
+    expect(second).toContain(`href="${origin()}/${account.handle}/search?q=numbat"`);
     expect(second).toContain("<title>Search: numbat, page 2 – ");
     for (const page of ["3", "0", "x", "1&page=2"]) expect((await search(account.handle, `q=numbat&page=${page}`)).status).toBe(404);
   });
 
-  it("shows the search box alone without a query, and is 404 for an account with nothing public", async () => {
+  it("shows the search box alone without a query; finds nothing in a publication with no post yet; is 404 for an unknown handle", async () => {
     for (const query of ["", "q=", "q=++"]) {
       const html = await (await search(account.handle, query)).text();
       expect(titlesOn(html)).toEqual([]);
       expect(html).toMatch(/<input id="search-q" type="search"[^>]* name="q" value=""\/>/);
     }
     const nobody = await createTestAccount();
-    expect((await search(nobody.handle, "q=aardvark")).status).toBe(404);
+    const empty = await search(nobody.handle, "q=aardvark");
+    expect(empty.status).toBe(200);
+    expect(main(await empty.text())).toContain("No post matches");
+    expect((await search("no-such-handle-here", "q=aardvark")).status).toBe(404);
   });
 
   it("answers 400 to a query over 200 characters as sent, and takes 200", async () => {
@@ -115,7 +121,7 @@ describe("the search box", () => {
   it("is on the owner's index, tag pages and blogs: a GET form to the search, labelled", async () => {
     for (const path of [`/${account.handle}`, `/${account.handle}/tags/aardvarks`, `/${account.handle}/in-content`]) {
       const html = await (await getPath(path)).text();
-      expect(html).toContain(`<form role="search" class="search" action="/${account.handle}/search" method="get"><label for="search-q">Search blogs</label>`);
+      expect(html).toContain(`<form role="search" class="search" action="${origin()}/${account.handle}/search" method="get"><label for="search-q">Search posts</label>`);
     }
   });
 });

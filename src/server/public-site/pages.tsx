@@ -35,8 +35,9 @@ interface Head {
   description: string;
   /** Absolute; also og:url. Absent on pages that are nobody's address (a preview, a 404). */
   canonical?: string;
-  /** A preview is never indexed. */
+  /** A preview is never indexed; nor is a search, whose links crawlers may still follow (`followLinks`). */
   noindex?: boolean;
+  followLinks?: boolean;
   feeds?: { page: string; name: string };
   openGraph?: { type: "article" | "website"; title: string; image?: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
   /** schema.org structured data. */
@@ -109,7 +110,7 @@ function Document({ site, head, children }: { site: PublicationView | null; head
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <meta name="description" content={description} />
-        {head.noindex && <meta name="robots" content="noindex, nofollow" />}
+        {head.noindex && <meta name="robots" content={head.followLinks ? "noindex" : "noindex, nofollow"} />}
         {canonical && <link rel="canonical" href={canonical} />}
         {/* Without an icon of its own, an empty one: browsers would otherwise show the app's /favicon.ico. */}
         {site?.icon ? <link rel="icon" type={contentTypeOf(site.icon.format)} href={smallImagePath(site.icon)} /> : <link rel="icon" href="data:," />}
@@ -368,7 +369,8 @@ export interface IndexView {
 
 /** The address of page `number` of a publication's home or tag page: `?page=N` from the second. */
 export function indexPageHref(site: PublicationView, number: number, tag: { slug: string } | null): string {
-  const base = tag ? tagHref(site, tag.slug) : site.home;
+  // The home as a URL writes it: a domain's root is "https://domain/".
+  const base = tag ? tagHref(site, tag.slug) : new URL(site.home).href;
   return number === 1 ? base : `${base}?page=${number}`;
 }
 
@@ -478,7 +480,7 @@ export function renderSearchPage(site: PublicationView, { q, page: number, hasOl
   const searched = q ? `Search: ${q}${number > 1 ? `, page ${number}` : ""}` : "Search";
   return page(
     site,
-    { title: searched, description: `Search the posts of ${site.title}`, noindex: true },
+    { title: searched, description: `Search the posts of ${site.title}`, noindex: true, followLinks: true },
     <main id="main">
       <div className="intro">
         <h1>Search</h1>
