@@ -37,7 +37,7 @@ a{color:var(--link)}
 a:focus-visible{outline:2px solid var(--link);outline-offset:2px;border-radius:2px}
 .search{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem;font-size:.9375rem}
 .search label{color:var(--muted)}
-.search input{flex:1 1 10rem;min-width:0;min-height:2.25rem;padding:.25rem .5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.375rem}
+.search input{flex:1 1 8rem;min-width:0;min-height:2.25rem;padding:.25rem .5rem;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--muted);border-radius:.375rem}
 .search button{min-height:2.25rem;padding:.25rem .875rem;font:inherit;font-weight:600;color:#fff;background:#4338ca;border:0;border-radius:.375rem;cursor:pointer}
 .search input:focus-visible,.search button:focus-visible{outline:2px solid var(--link);outline-offset:2px}
 .masthead .search{flex:1 1 100%;margin:0}
