@@ -34,6 +34,8 @@ const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
 const HIDDEN_SLUG = "ann-hidden-slug";
 const ANN_ONLY_TAG = "Ann only tag";
+const ANN_PUBLICATION = "Ann's private gazette";
+const ANN_DOMAIN = "gazette-of-ann.example.test";
 
 beforeAll(async () => {
   [ann, bob] = await Promise.all([createTestAccount("pro"), createTestAccount("free")]);
@@ -55,6 +57,11 @@ beforeAll(async () => {
   const event = await db().webhookEvent.create({ data: { id: `msg_api1${ann.id}`, userId: ann.id, type: "api_key.expiring", data: { id: annKeyId }, dispatchedAt: new Date() } });
   annDeliveryId = (await db().webhookDelivery.create({ data: { eventId: event.id, endpointId: annEndpointId } })).id;
   annImage = await seedImage(ann.id);
+  await db().publication.create({ data: { userId: ann.id, title: ANN_PUBLICATION, domain: ANN_DOMAIN, domainToken: `blogmgr-verify=${ann.id}` } });
+  // Readers of Ann's post, today (UTC), as the views batch writes them.
+  const today = new Date(new Date().toISOString().slice(0, 10));
+  await db().blogViewDaily.create({ data: { userId: ann.id, day: today, blogId: annBlog, views: 3 } });
+  await db().referrerViewDaily.create({ data: { userId: ann.id, day: today, host: "ann-fans.example", views: 3 } });
 });
 
 /** The bytes Bob's images take, as the database has them. */
@@ -157,6 +164,16 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     for (const id of [annBlog, bobSameSlugBlog]) {
       expectNotFound(await call(`/blogs/${id}/revisions/${annRevision}/restore`, { key: bob.key, method: "POST" }));
     }
+  },
+  "GET /publication": async () => {
+    const mine = expectSuccess(await call("/publication", { key: bob.key })).publication;
+    expect(mine.title).toBe((await db().user.findUniqueOrThrow({ where: { id: bob.id } })).name);
+    expect(JSON.stringify(mine)).not.toContain(ANN_PUBLICATION);
+  },
+  "GET /views": async () => {
+    const data = expectSuccess(await call("/views", { key: bob.key }));
+    expect(data.total).toBe(0);
+    expect(JSON.stringify(data)).not.toContain(annBlog);
   },
   "GET /tags": async () => {
     expect(expectSuccess(await call("/tags", { key: ann.key })).tags.map((t: { name: string }) => t.name)).toContain(ANN_ONLY_TAG);
@@ -283,6 +300,23 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   "usage.rateLimit": async () => {
     // Ann is on pro; Bob sees his own plan and window.
     expect((await trpc(bobCookie, "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
+  },
+  "publication.update": async () => {
+    // Whatever the session sends, the publication changed is Bob's own.
+    expect((await trpc(bobCookie, "publication.update", { title: "Bob's notes" })).status).toBe(200);
+    expect((await trpc(bobCookie, "publication.update", { logo: annImage })).status).toBe(400);
+    expect((await db().publication.findUniqueOrThrow({ where: { userId: ann.id } })).title).toBe(ANN_PUBLICATION);
+  },
+  "publication.preview": async () => {
+    expect((await trpc(bobCookie, "publication.preview", { icon: annImage })).status).toBe(400);
+    expect((await trpc(bobCookie, "publication.preview", {})).body.result.data.html).not.toContain(ANN_PUBLICATION);
+  },
+  "publication.domainRecord": async () => {
+    expect(JSON.stringify((await trpc(bobCookie, "publication.domainRecord")).body)).not.toContain(ANN_DOMAIN);
+  },
+  "publication.verifyDomain": async () => {
+    expect((await trpc(bobCookie, "publication.verifyDomain")).status).not.toBe(200);
+    expect((await db().publication.findUniqueOrThrow({ where: { userId: ann.id } })).domainVerifiedAt).toBeNull();
   },
   "usage.analytics": async () => {
     expectSuccess(await call("/blogs", { key: ann.key }));
