@@ -26,6 +26,8 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "PATCH /blogs/{blogId}": "write:blogs",
   "DELETE /blogs/{blogId}": "delete:blogs",
   "GET /analytics": "read:analytics",
+  "GET /views": "read:analytics",
+  "GET /publication": "read:blogs",
   "GET /blogs/{blogId}/revisions": "read:blogs",
   "GET /blogs/{blogId}/revisions/{revisionId}": "read:blogs",
   "POST /blogs/{blogId}/revisions/{revisionId}/restore": "write:blogs",
