@@ -159,7 +159,7 @@ test("an owner manages blogs, keys and usage, and another account sees none of i
   await test.step("the public page: rendered Markdown, SEO title and description", async () => {
     const response = await page.goto(`/${owner.handle}/${blog.slug}`);
     expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle(blog.seoTitle);
+    await expect(page).toHaveTitle(`${blog.seoTitle} – ${owner.name}`);
     await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", blog.seoDescription);
     await expect(page.getByRole("heading", { name: blog.title, level: 1 })).toBeVisible();
     await expect(page.getByRole("heading", { name: "A heading" })).toBeVisible();
