@@ -79,6 +79,10 @@ AS $function$
 BEGIN
   NEW."tags" := COALESCE(NEW."tags", '{}');
   NEW."tagSlugs" := "blog_tag_slugs"(NEW."tags");
+  IF NEW."isPublic" AND NEW."emailSubscribers" AND NEW."emailedAt" IS NULL
+     AND (TG_OP = 'INSERT' OR OLD."publishedAt" IS NULL) THEN
+    NEW."emailedAt" := now();
+  END IF;
   IF NEW."isPublic" THEN
     NEW."publishAt" := NULL;
     NEW."publishedAt" := COALESCE(NEW."publishedAt", CASE
@@ -102,6 +106,24 @@ BEGIN
   END IF;
   INSERT INTO "blog_image" ("blogId", "imageId")
     SELECT DISTINCT NEW."id", m[1] FROM regexp_matches(NEW."content", '/images/([a-z0-9]{20,40})/', 'g') AS m;
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_newsletter_start()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO "newsletter" ("blogId", "userId", "total", "startedAt")
+  VALUES (NEW."id", NEW."userId",
+    (SELECT count(*) FROM "subscriber" WHERE "userId" = NEW."userId" AND "status" = 'active' AND "confirmedAt" <= NEW."emailedAt"),
+    NEW."emailedAt")
+  ON CONFLICT ("blogId") DO NOTHING;
+  IF "job_engine_installed"() THEN
+    PERFORM graphile_worker.add_job('newsletter_send', json_build_object('blogId', NEW."id"),
+      job_key := 'newsletter_send:' || NEW."id", max_attempts := 25);
+  END IF;
   RETURN NULL;
 END;
 $function$;
@@ -228,22 +250,6 @@ AS $function$
   )
 $function$;
 
-CREATE OR REPLACE FUNCTION public.publication_changed()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    IF EXISTS (SELECT 1 FROM "user" WHERE "id" = OLD."userId") THEN
-      PERFORM "public_content_version_move"(ARRAY[OLD."userId"]);
-    END IF;
-  ELSE
-    PERFORM "public_content_version_move"(ARRAY[NEW."userId"]);
-  END IF;
-  RETURN NULL;
-END;
-$function$;
-
 CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -308,6 +314,22 @@ AS $function$
 BEGIN
   UPDATE "public_content_version" SET "version" = pg_current_xact_id()::text::bigint, "changedAt" = GREATEST(date_trunc('second', clock_timestamp()), "changedAt" + interval '1 second');
   PERFORM pg_notify('blogmgr_public_content', '*');
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.publication_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF EXISTS (SELECT 1 FROM "user" WHERE "id" = OLD."userId") THEN
+      PERFORM "public_content_version_move"(ARRAY[OLD."userId"]);
+    END IF;
+  ELSE
+    PERFORM "public_content_version_move"(ARRAY[NEW."userId"]);
+  END IF;
   RETURN NULL;
 END;
 $function$;
@@ -403,6 +425,8 @@ CREATE TRIGGER blog_day_count_update AFTER UPDATE ON public.blog REFERENCING OLD
 CREATE TRIGGER blog_derive_state BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_derive_state();
 CREATE TRIGGER blog_image_uses_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new.content <> ''::text)) EXECUTE FUNCTION blog_image_uses();
 CREATE TRIGGER blog_image_uses_update AFTER UPDATE OF content ON public.blog FOR EACH ROW WHEN ((old.content IS DISTINCT FROM new.content)) EXECUTE FUNCTION blog_image_uses();
+CREATE TRIGGER blog_newsletter_start_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."emailedAt" IS NOT NULL)) EXECUTE FUNCTION blog_newsletter_start();
+CREATE TRIGGER blog_newsletter_start_update AFTER UPDATE ON public.blog FOR EACH ROW WHEN (((old."emailedAt" IS NULL) AND (new."emailedAt" IS NOT NULL))) EXECUTE FUNCTION blog_newsletter_start();
 CREATE TRIGGER blog_record_revision AFTER INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_record_revision();
 CREATE TRIGGER blog_schedule_job_delete AFTER DELETE ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();

@@ -8,6 +8,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "blog.scheduled",
   "api_key.deactivated",
   "api_key.expiring",
+  "subscriber.created",
+  "subscriber.unsubscribed",
+  "newsletter.sent",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -24,7 +24,9 @@ const PERMISSION_HINTS: Record<Permission, string> = {
   "read:blogs": "List and read blogs",
   "write:blogs": "Create and update blogs",
   "delete:blogs": "Delete blogs",
-  "read:analytics": "Read usage analytics",
+  "read:analytics": "Read usage analytics and newsletter progress",
+  "read:subscribers": "List subscribers",
+  "write:subscribers": "Add and delete subscribers",
 };
 const CREATE_FIELDS = ["name", "description", "permissions"] as const;
 

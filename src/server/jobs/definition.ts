@@ -15,6 +15,7 @@ export const JOB_NAMES = {
   maintainWebhooks: "webhook_maintenance",
   sendEmail: "send_email",
   makeImageVariants: "image_variants",
+  sendNewsletter: "newsletter_send",
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
