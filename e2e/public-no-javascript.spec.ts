@@ -63,7 +63,7 @@ test("a post, the index and a tag's page render fully with JavaScript disabled, 
   // The subscribe form works without script: posted, it lands on its page.
   await page.getByLabel("Email address").fill("reader@example.com");
   await page.getByRole("button", { name: "Subscribe" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Subscriptions are not open yet" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Check your inbox" })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe(`/${owner.handle}/subscribe`);
 
   expect(scripts).toEqual([]);

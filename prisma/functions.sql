@@ -334,6 +334,17 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.subscriber_api_view(s subscriber)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+    'id', "s"."id", 'email', "s"."email", 'name', "s"."name", 'status', "s"."status", 'source', "s"."source",
+    'createdAt', "webhook_iso_time"("s"."createdAt"), 'confirmedAt', "webhook_iso_time"("s"."confirmedAt"),
+    'unsubscribedAt', "webhook_iso_time"("s"."unsubscribedAt"))
+$function$;
+
 CREATE OR REPLACE FUNCTION public.webhook_api_key_deactivated()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -417,6 +428,20 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.webhook_subscriber_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW."status" = 'active' AND (TG_OP = 'INSERT' OR (OLD."status" <> 'active' AND OLD."confirmedAt" IS NULL)) THEN
+    PERFORM "webhook_record_event"(NEW."userId", 'subscriber.created', "subscriber_api_view"(NEW));
+  ELSIF TG_OP = 'UPDATE' AND NEW."status" = 'unsubscribed' AND OLD."status" <> 'unsubscribed' THEN
+    PERFORM "webhook_record_event"(NEW."userId", 'subscriber.unsubscribed', "subscriber_api_view"(NEW));
+  END IF;
+  RETURN NULL;
+END;
+$function$;
+
 CREATE TRIGGER webhook_api_key_deactivated AFTER UPDATE OF "deactivatedAt" ON public.api_key FOR EACH ROW WHEN (((old."deactivatedAt" IS NULL) AND (new."deactivatedAt" IS NOT NULL))) EXECUTE FUNCTION webhook_api_key_deactivated();
 CREATE TRIGGER blog_day_count_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
 CREATE TRIGGER blog_day_count_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
@@ -441,4 +466,5 @@ CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.bl
 CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();
+CREATE TRIGGER webhook_subscriber_change AFTER INSERT OR UPDATE OF status ON public.subscriber FOR EACH ROW EXECUTE FUNCTION webhook_subscriber_change();
 CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image))) EXECUTE FUNCTION public_content_owner_renamed();

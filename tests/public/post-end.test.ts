@@ -1,7 +1,7 @@
 // The end of a post's page over HTTP (docs/public-blog.md, The end of a post): the author box,
 // the previous and next post, up to three related posts by shared tags, the subscribe form and
 // the feeds; and the form's address: POST answers 303 to its page, a bad body 400, other routes
-// still 405 for anything but GET and HEAD.
+// still 405 for anything but GET and HEAD (what a post does: tests/public/subscribing.test.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, call, createTestAccount, db, getPath, seedBlogs, type TestAccount } from "../support/api";
 
@@ -135,7 +135,7 @@ describe("a post's page ends", () => {
 });
 
 describe("the subscribe form's address", () => {
-  it("answers a valid post 303 to its page, which says subscriptions are not open yet", async () => {
+  it("answers a valid post 303 to its page, which says to check the inbox", async () => {
     for (const email of ["reader@example.com", "someone.else@example.org"]) {
       const response = await postForm(account.handle, new URLSearchParams({ email }).toString());
       expect(response.status).toBe(303);
@@ -145,7 +145,7 @@ describe("the subscribe form's address", () => {
     const page = await getPath(`/${account.handle}/subscribe`);
     expect(page.status).toBe(200);
     const text = await page.text();
-    expect(main(text)).toContain("Subscriptions are not open yet");
+    expect(main(text)).toContain("Check your inbox");
     expect(text).toContain(`<meta name="robots" content="noindex, nofollow"/>`);
     expect(text).not.toContain("reader@example.com");
     expect(page.headers.get("content-security-policy")).toContain("form-action 'self'");

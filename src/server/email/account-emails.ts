@@ -53,11 +53,8 @@ export function verificationTokenClaims(token: unknown): VerificationTokenClaims
  * only the notices to a verified address skip).
  */
 async function queueWithLinks(origin: string, email: (linkOrigin: string) => Email, { capped = true } = {}): Promise<boolean> {
-  const linkOrigin = configuredOrigin ?? (isThisMachine(origin) ? origin : undefined);
-  if (!linkOrigin) {
-    log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
-    return false;
-  }
+  const linkOrigin = emailLinkOrigin(origin);
+  if (!linkOrigin) return false;
   const message = email(linkOrigin);
   if (capped && !(await withinRecipientCap(message.to))) {
     log.warn({ email: { kind: message.kind } }, "email not sent: its address has received as many as it may for now (docs/security.md, Emails per address)");
@@ -65,6 +62,16 @@ async function queueWithLinks(origin: string, email: (linkOrigin: string) => Ema
   }
   await queueEmail(message);
   return true;
+}
+
+/**
+ * The origin an email's links on the app's host start with, for a request that reached `origin`:
+ * the configured one, else `origin` only when it names this machine; undefined (logged) otherwise.
+ */
+export function emailLinkOrigin(origin: string): string | undefined {
+  const linkOrigin = configuredOrigin ?? (isThisMachine(origin) ? origin : undefined);
+  if (!linkOrigin) log.error({ origin }, "email not sent: set BETTER_AUTH_URL, the origin emailed links start with (the request's Host may be forged)");
+  return linkOrigin;
 }
 
 function isThisMachine(origin: string): boolean {

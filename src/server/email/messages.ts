@@ -26,12 +26,15 @@ export type NoticeKind = keyof typeof NOTICE_KINDS;
  * What to send and to whom; the job's payload (src/server/email/send-email.ts). Every word is the
  * app's but `name` and `detail`, which account-emails.ts gives only for an address the account has
  * proven (docs/security.md, Text in emails); the two kinds sent to an address not yet proven have none.
+ * A subscription's confirmation names the publication the address was subscribed to (`publication`,
+ * its title): what the reader asked for, in the words they read it under.
  */
 export const emailSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("verify-email"), to: z.string(), url: z.string() }),
   z.object({ kind: z.literal("confirm-new-email"), to: z.string(), url: z.string() }),
   z.object({ kind: z.literal("reset-password"), to: z.string(), name: z.string().optional(), url: z.string() }),
   z.object({ kind: z.literal("account-exists"), to: z.string(), name: z.string().optional(), signInUrl: z.string(), resetUrl: z.string() }),
+  z.object({ kind: z.literal("confirm-subscription"), to: z.string(), publication: z.string(), url: z.string() }),
   z.object({
     kind: z.literal("notice"),
     to: z.string(),
@@ -60,7 +63,7 @@ interface Content {
 
 function contentOf(email: Email): Content {
   // By kind, not by field: a verification queued before this rule may still carry a name.
-  const greeting = email.kind !== "verify-email" && email.kind !== "confirm-new-email" && email.name ? `Hello ${email.name},` : "Hello,";
+  const greeting = email.kind !== "verify-email" && email.kind !== "confirm-new-email" && email.kind !== "confirm-subscription" && email.name ? `Hello ${email.name},` : "Hello,";
   switch (email.kind) {
     case "verify-email":
       return {
@@ -89,6 +92,13 @@ function contentOf(email: Email): Content {
         paragraphs: [greeting, "Someone (we hope you) tried to sign up with this address, which already has a Blog Manager account. No second account was made."],
         action: { label: "Sign in", url: email.signInUrl },
         after: [`Forgot your password? Reset it: ${email.resetUrl}`],
+      };
+    case "confirm-subscription":
+      return {
+        subject: `Confirm your subscription to ${email.publication}`,
+        paragraphs: [greeting, `Someone (we hope you) asked for the new posts of ${email.publication} to be emailed to this address.`],
+        action: { label: "Confirm my subscription", url: email.url },
+        after: ["The link is valid for 7 days. Until you follow it, no posts are sent. If you did not ask, ignore this email: nothing more will come."],
       };
     case "notice":
       return {

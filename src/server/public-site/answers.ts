@@ -49,8 +49,9 @@ const SITEMAP_MAX_TAGS = 10_000;
 /** robots.txt never changes while the server runs. */
 const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
 
-type OwnerRoute = Exclude<PublicRoute, { kind: "robots" | "sitemapIndex" | "preview" | "imageFile" }>;
-export type CachedRoute = Exclude<PublicRoute, { kind: "preview" | "imageFile" }>;
+type OwnerRoute = Exclude<CachedRoute, { kind: "robots" | "sitemapIndex" }>;
+/** Subscribers' links (./subscriptions.ts) act on a secret: never cached. */
+export type CachedRoute = Exclude<PublicRoute, { kind: "preview" | "imageFile" | "subscribeConfirm" | "unsubscribe" }>;
 
 /** Crawlers may read the public blog, not the dashboard, the APIs or preview links; the sitemap index is named. */
 function robots(origin: string): PublicAnswer {
@@ -216,7 +217,7 @@ export interface StyledPage {
   styleSources: string[];
 }
 
-const styled = (site: PublicationView, html: string): StyledPage => ({ html, styleSources: site.accent ? [site.accent.source] : [] });
+export const styled = (site: PublicationView, html: string): StyledPage => ({ html, styleSources: site.accent ? [site.accent.source] : [] });
 
 /**
  * The 404 of a page address under a known handle (a post, a tag, a page past the last): its

@@ -18,7 +18,8 @@ import { pathUnderHome, publicationHome } from "./home";
 import { renderBadFormPage, renderNotFoundPage, renderSearchTooLongPage } from "./pages";
 import { READER_CSS_SOURCE } from "./reader-style";
 import { parsePublicRoute, type PublicRoute } from "./routes";
-import { readSubscribeForm } from "./subscribe-form";
+import { readFormBody, readSubscribeForm } from "./subscribe-form";
+import { confirmationAnswer, subscribeFromForm, unsubscribeAnswer } from "./subscriptions";
 
 /**
  * The public site over HTTP (docs/public-blog.md), with no framework: the production server
@@ -26,7 +27,7 @@ import { readSubscribeForm } from "./subscribe-form";
  * fallback route (src/pages/api/public.ts). GET and HEAD; the cached answer or a 304
  * (If-None-Match, else If-Modified-Since), compressed as the client accepts, or a moved blog's 301;
  * and how the cache had it in X-Cache (./cache.ts: HIT, REVALIDATED, MISS or STALE). POST only to
- * the subscribe form's address.
+ * the subscribe form's address and to the unsubscribe link.
  */
 
 /**
@@ -56,7 +57,7 @@ const PREVIEW_HEADERS = { "X-Robots-Tag": "noindex, nofollow", "Referrer-Policy"
 
 interface PublicRequest {
   method: string;
-  /** The request's body, read only by the subscribe form's POST. */
+  /** The request's body, read only by the subscribe form's and the unsubscribe link's POST. */
   body: AsyncIterable<Buffer>;
   header(name: string): string | undefined;
   /** The app's origin for this request (src/server/http/public-origin.ts), or the custom domain's it reached. */
@@ -216,11 +217,19 @@ function send(res: ServerResponse, served: PublicResponse): true {
 }
 
 /**
+ * The least time the subscribe form's post takes: a new address is locked, counted and written,
+ * and may be emailed; a known one is only read. A floor above either makes them alike by timing
+ * too (docs/security.md, The subscribe form).
+ */
+const SUBSCRIBE_ANSWER_MS = 300;
+
+/**
  * The subscribe form's post (docs/public-blog.md, Subscribe form): 303 to the form's page for any
- * valid address, so the answer says nothing of it; a 400 page for a body that is not one. The
- * address is not kept until subscriptions open (the newsletter).
+ * valid address, whatever becomes of it (./subscriptions.ts), so the answer says nothing of it; a
+ * 400 page for a body that is not one.
  */
 async function subscribe(request: PublicRequest, handle: string): Promise<PublicResponse> {
+  const startedAt = Date.now();
   const owner = await findPublicOwner(getSqlPool(), handle);
   if (!owner) return notFound(request);
   const home = pathUnderHome(publicationHome(request.site.origin, owner.handle, request.site.onDomain));
@@ -228,22 +237,46 @@ async function subscribe(request: PublicRequest, handle: string): Promise<Public
   if ("problem" in form) {
     return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderBadFormPage(form.problem, home)));
   }
+  await subscribeFromForm(request.site, owner, form.email);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, SUBSCRIBE_ANSWER_MS - (Date.now() - startedAt))));
   const location = `${home === "/" ? "" : home}/subscribe`;
   return respond(request, 303, { Location: location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from(`See ${location}\n`));
 }
+
+/**
+ * A subscriber's link (docs/newsletters.md, Subscribing), never cached: the confirmation link
+ * (GET confirms; HEAD only tells), or the unsubscribe link (GET shows, POST unsubscribes: a
+ * reader's button or a mail provider's RFC 8058 one-click, whose body is read no further than a
+ * form's and not otherwise, the token in the address being the secret).
+ */
+async function subscriberLink(request: PublicRequest, route: Extract<PublicRoute, { kind: "subscribeConfirm" | "unsubscribe" }>): Promise<PublicResponse> {
+  if (request.method === "POST" && (await readFormBody({ contentLength: request.header("content-length") }, request.body)) === "too large") {
+    return respond(request, 413, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from("Request body too large"));
+  }
+  const answer =
+    route.kind === "subscribeConfirm"
+      ? await confirmationAnswer(request.site, route.handle, route.token, { write: request.method === "GET" })
+      : await unsubscribeAnswer(request.site, route.handle, route.token, { unsubscribeNow: request.method === "POST" });
+  if (!answer) return notFound(request);
+  const headers = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": pageCsp(answer.page.styleSources), "Referrer-Policy": "no-referrer" };
+  return respond(request, answer.status, headers, html(answer.page.html));
+}
+
+/** The methods an address allows: GET and HEAD, and POST to the subscribe form and the unsubscribe link. */
+const allowedMethods = (route: PublicRoute | "notFound") => (route !== "notFound" && (route.kind === "subscribe" || route.kind === "unsubscribe") ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"]);
 
 const unavailable = (request: Pick<PublicRequest, "method">) =>
   respond(request, 503, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "5" }, Buffer.from("Service unavailable, try again shortly"));
 
 async function answerRoute(request: PublicRequest, pathname: string, route: PublicRoute | "notFound"): Promise<PublicResponse> {
-  const isSubscribe = route !== "notFound" && route.kind === "subscribe";
-  const allowed = isSubscribe ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"];
+  const allowed = allowedMethods(route);
   if (!allowed.includes(request.method)) {
     return respond(request, 405, { Allow: allowed.join(", "), "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from("Method not allowed"));
   }
   try {
-    if (isSubscribe && request.method === "POST") return await subscribe(request, route.handle);
     if (route === "notFound") return notFound(request);
+    if (route.kind === "subscribe" && request.method === "POST") return await subscribe(request, route.handle);
+    if (route.kind === "subscribeConfirm" || route.kind === "unsubscribe") return await subscriberLink(request, route);
     if (route.kind === "imageFile") return await imageFile(request, route);
     if (route.kind === "search" && route.tooLong) {
       return respond(request, 400, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Content-Security-Policy": PAGE_CSP }, html(renderSearchTooLongPage(`/${route.handle}`)));

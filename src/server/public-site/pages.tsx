@@ -7,6 +7,7 @@ import { contentTypeOf, imagePath, thumbnailFile, type ImageFormat, type ImageRe
 import { publicationHref, socialLinkName } from "~/shared/publication";
 import { CARD_COVER_SIZES, READER_COLUMN_SIZES, responsivePicture } from "~/shared/responsive-images";
 import { countWords, readingMinutes } from "~/shared/reading-time";
+import type { SubscriberStatus } from "~/shared/subscribers";
 import { tagSlug } from "~/shared/tags";
 import { SNIPPET_MARK_END, SNIPPET_MARK_START, type SearchResult } from "../blogs/search-public-blogs";
 import { feedPage } from "./feeds";
@@ -532,19 +533,110 @@ export function renderSearchTooLongPage(home: string): string {
 
 /**
  * Where the subscribe form leads (docs/public-blog.md, Subscribe form): the same page whatever
- * address was sent, so it says nothing of any address. Subscriptions open with the newsletter.
+ * address was sent and whatever became of it, so it says nothing of any address: what to expect.
  */
 export function renderSubscribePage(site: PublicationView): string {
   return page(
     site,
-    { title: "Subscribe", description: `Subscribe to ${site.title}`, canonical: `${site.home}/subscribe`, noindex: true, feeds: { page: feedPage(site.home), name: site.title } },
+    { title: "Check your inbox", description: `Subscribe to ${site.title}`, canonical: `${site.home}/subscribe`, noindex: true, feeds: { page: feedPage(site.home), name: site.title } },
     <main id="main">
-      <h1>Subscriptions are not open yet</h1>
-      <p className="lede">{site.title} does not send posts by email yet. Nothing was saved: once subscriptions open, subscribe again from any page.</p>
+      <h1>Check your inbox</h1>
+      <p className="lede">
+        If the address can subscribe to {site.title}, an email asking you to confirm is on its way. Follow its link to start receiving new posts: nothing is
+        sent until you do.
+      </p>
       <p>
-        Meanwhile, follow <a href={site.home}>{site.title}</a> with the feeds below.
+        The link is valid for 7 days. No email within a few minutes? Look in your spam folder, or send the form again in 10 minutes. Already subscribed? There
+        is nothing more to do.
+      </p>
+      <p>
+        <a href={site.home}>Back to {site.title}</a>
       </p>
     </main>,
+  );
+}
+
+/** A subscriber's page (docs/newsletters.md, Subscribing): the publication's, never indexed. */
+const subscriberPage = (site: PublicationView, title: string, body: ReactNode) => page(site, { title, description: `Subscription to ${site.title}`, noindex: true }, <main id="main">{body}</main>);
+
+/** A confirmation link followed in time: the subscriber is active; `manage`, their unsubscribe link. */
+export function renderSubscriptionConfirmedPage(site: PublicationView, manage: string): string {
+  return subscriberPage(
+    site,
+    "Subscribed",
+    <>
+      <h1>You&apos;re subscribed to {site.title}</h1>
+      <p className="lede">New posts will arrive in your inbox. Every email has a link to unsubscribe.</p>
+      <p>
+        <a href={site.home}>Read {site.title}</a> · <a href={manage}>Manage your subscription</a>
+      </p>
+    </>,
+  );
+}
+
+/** A confirmation link that is not (or no longer) one: `expired` past its 7 days; the form, to subscribe again. */
+export function renderConfirmationLinkPage(site: PublicationView, problem: "expired" | "unknown"): string {
+  return subscriberPage(
+    site,
+    problem === "expired" ? "Link expired" : "Link not valid",
+    <>
+      <h1>{problem === "expired" ? "This confirmation link has expired" : "This confirmation link is not valid"}</h1>
+      <p className="lede">
+        {problem === "expired"
+          ? "Confirmation links work for 7 days. Subscribe again below for a new one."
+          : "It may have been used already, or replaced by a newer one: only the latest link works. If you are not subscribed yet, subscribe again below."}
+      </p>
+      <SubscribeForm home={site.home} publicationTitle={site.title} />
+    </>,
+  );
+}
+
+/** What a subscriber's unsubscribe page shows: their address (masked), its status, and where its button posts. */
+export interface ManageSubscriptionView {
+  maskedEmail: string;
+  status: SubscriberStatus;
+  /** The unsubscribe link itself: its form posts there. */
+  action: string;
+  /** Just unsubscribed by this request (a POST). */
+  unsubscribedNow: boolean;
+}
+
+const STATUS_TEXT: Record<SubscriberStatus, string> = {
+  pending: "waiting for its confirmation: no posts are sent yet",
+  active: "subscribed: new posts are emailed to it",
+  unsubscribed: "unsubscribed: no posts are emailed to it",
+  bounced: "not receiving posts: emails to it could not be delivered",
+};
+
+/**
+ * The unsubscribe and manage page (docs/newsletters.md, Subscribing): the address and its status; a
+ * button (a form posting to the same link, no script) while posts are or may be sent; once
+ * unsubscribed, the subscribe form to come back (through a new confirmation).
+ */
+export function renderManageSubscriptionPage(site: PublicationView, { maskedEmail, status, action, unsubscribedNow }: ManageSubscriptionView): string {
+  return subscriberPage(
+    site,
+    unsubscribedNow ? "Unsubscribed" : "Your subscription",
+    <>
+      <h1>{unsubscribedNow ? `You're unsubscribed from ${site.title}` : `Your subscription to ${site.title}`}</h1>
+      <p className="lede">
+        {maskedEmail} is {STATUS_TEXT[status]}.
+      </p>
+      {(status === "active" || status === "pending") && (
+        <section aria-labelledby="unsubscribe" className="subscribe">
+          <h2 id="unsubscribe">Stop the emails</h2>
+          <p className="meta">One click: no more posts from {site.title} by email.</p>
+          <form method="post" action={action}>
+            <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+            <button type="submit">Unsubscribe</button>
+          </form>
+        </section>
+      )}
+      {status === "unsubscribed" && <SubscribeForm home={site.home} publicationTitle={site.title} />}
+      <p>
+        <a href={site.home}>Back to {site.title}</a>
+      </p>
+    </>,
   );
 }
 

@@ -97,7 +97,7 @@ export function SubscribeForm({ home, publicationTitle }: { home: string; public
   return (
     <section aria-labelledby="subscribe" className="subscribe">
       <h2 id="subscribe">Subscribe to {publicationTitle}</h2>
-      <p className="meta">New posts in your inbox. No spam; unsubscribe at any time.</p>
+      <p className="meta">New posts in your inbox, once you confirm your address from the email we send. No spam; unsubscribe at any time.</p>
       <form method="post" action={`${home}/subscribe`}>
         <label htmlFor="subscribe-email">Email address</label>
         <div className="subscribe-row">

@@ -21,6 +21,9 @@ export type PublicRoute =
   | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
   | { kind: "sitemap"; handle: string }
   | { kind: "subscribe"; handle: string }
+  /** A subscriber's confirmation link and unsubscribe (and manage) link; `token` as sent, "" without one (docs/newsletters.md). */
+  | { kind: "subscribeConfirm"; handle: string; token: string }
+  | { kind: "unsubscribe"; handle: string; token: string }
   | { kind: "imageFile"; imageId: string; file: string };
 
 /**
@@ -121,8 +124,11 @@ function ownerRoute(handle: string, [second, third, fourth, ...rest]: string[], 
   if (second === undefined) return indexRoute(handle, search);
   if (second === "sitemap.xml" && third === undefined) return { kind: "sitemap", handle };
   if (second === SEARCH_SEGMENT && third === undefined) return searchRoute(handle, search);
-  // Before blogs' slugs: the subscribe form's address (docs/public-blog.md, Subscribe form) is the publication's.
+  // Before blogs' slugs: the subscribe form's address (docs/public-blog.md, Subscribe form) and
+  // subscribers' links (docs/newsletters.md) are the publication's.
   if (second === "subscribe" && third === undefined) return { kind: "subscribe", handle };
+  if (second === "subscribe" && third === "confirm" && fourth === undefined) return { kind: "subscribeConfirm", handle, token: search.get("token") ?? "" };
+  if (second === "unsubscribe" && third === undefined) return { kind: "unsubscribe", handle, token: search.get("token") ?? "" };
   const ownerFeed = feedFormatOf(second);
   if (ownerFeed && third === undefined) return { kind: "feed", handle, format: ownerFeed };
   if (second === "tags" && third !== undefined && isTagSlug(third)) {
