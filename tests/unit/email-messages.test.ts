@@ -15,6 +15,7 @@ const NAMED_KINDS: Extract<Email, { name?: string }>[] = [
 const EVERY_KIND: Email[] = [
   { to, kind: "verify-email", url: "https://blogs.example.com/api/auth/verify-email?token=a.b.c&callbackURL=%2Fdashboard" },
   { to, kind: "confirm-new-email", url: "https://blogs.example.com/api/auth/verify-email?token=d.e.f" },
+  { to, kind: "confirm-subscription", publication: "Engine <Notes>", url: "https://blogs.example.com/ann/subscribe/confirm?token=t0k" },
   ...NAMED_KINDS,
 ];
 
@@ -46,6 +47,17 @@ describe("the app's emails (src/server/email/messages.ts)", () => {
       expect(text).toMatch(/^Hello,\n/);
       expect(text).not.toContain("evil.example");
     }
+  });
+
+  it("a subscription's confirmation names the publication, escaped in HTML, with its link and how long it works", () => {
+    const { subject, text, html, links } = renderEmail({ to, kind: "confirm-subscription", publication: "Engine <Notes>", url: "https://news.example/subscribe/confirm?token=abc" });
+    expect(subject).toBe("Confirm your subscription to Engine <Notes>");
+    expect(text).toMatch(/^Hello,\n/);
+    expect(text).toContain("the new posts of Engine <Notes> to be emailed to this address");
+    expect(text).toContain("valid for 7 days");
+    expect(html).toContain("Engine &lt;Notes&gt;");
+    expect(html).not.toContain("<Notes>");
+    expect(links).toEqual(["https://news.example/subscribe/confirm?token=abc"]);
   });
 
   it("a notice names what changed and, when given, the detail", () => {

@@ -23,6 +23,12 @@ describe("parsePublicRoute", () => {
     expect(parse("/jane-doe/tags/next-js")).toEqual({ kind: "index", handle: "jane-doe", tagSlug: "next-js", page: 1 });
     expect(parse("/jane-doe/tags/next-js?page=3")).toEqual({ kind: "index", handle: "jane-doe", tagSlug: "next-js", page: 3 });
     expect(parse("/jane-doe/tags/next-js/feed.json")).toEqual({ kind: "feed", handle: "jane-doe", format: "json", tagSlug: "next-js" });
+    expect(parse("/jane-doe/subscribe")).toEqual({ kind: "subscribe", handle: "jane-doe" });
+    expect(parse("/jane-doe/subscribe/confirm?token=abc")).toEqual({ kind: "subscribeConfirm", handle: "jane-doe", token: "abc" });
+    expect(parse("/jane-doe/subscribe/confirm")).toEqual({ kind: "subscribeConfirm", handle: "jane-doe", token: "" });
+    expect(parse("/jane-doe/unsubscribe?token=x-y_z")).toEqual({ kind: "unsubscribe", handle: "jane-doe", token: "x-y_z" });
+    expect(parsePublicRoute("/unsubscribe", new URLSearchParams("token=abc"), { handle: "jane-doe" })).toEqual({ kind: "unsubscribe", handle: "jane-doe", token: "abc" });
+    expect(parsePublicRoute("/subscribe/confirm", new URLSearchParams("token=abc"), { handle: "jane-doe" })).toEqual({ kind: "subscribeConfirm", handle: "jane-doe", token: "abc" });
   });
 
   it("leaves the app's own addresses to the app: reserved or invalid handles, Next's files, trailing slashes", () => {
@@ -32,7 +38,7 @@ describe("parsePublicRoute", () => {
   });
 
   it("keeps malformed addresses under a handle as the public site's, naming nothing (404)", () => {
-    for (const url of ["/jane-doe/Hello", "/jane-doe/hello/other", "/jane-doe/tags/Next.js", "/jane-doe/tags/x/rss", "/jane-doe/a/b/c/d", "/preview", "/preview/a/b"]) {
+    for (const url of ["/jane-doe/Hello", "/jane-doe/hello/other", "/jane-doe/subscribe/other", "/jane-doe/unsubscribe/x", "/jane-doe/tags/Next.js", "/jane-doe/tags/x/rss", "/jane-doe/a/b/c/d", "/preview", "/preview/a/b"]) {
       expect(parse(url), url).toBe("notFound");
     }
   });
