@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { sendNewsletterTest } from "~/server/newsletters/test-email";
+import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
 import { acceptMailTo, emailsTo, refuseMailTo, refuseMailToForGood, refusedAttempts, waitForEmails } from "../support/mailbox";
 import { createTestAccount, db, seedBlogs, seedImage } from "../support/api";
+import { eventually, startReceiver, verifiedEvents } from "../webhooks/receiver";
 import { publishWithNewsletter, seedSubscribers, until } from "./support";
 
 /**
@@ -17,7 +19,8 @@ const sentNewsletter = async (blogId: string) => (await db().newsletter.findUniq
 
 describe("a post's newsletter", () => {
   it("goes once to each active subscriber, with its headers, HTML and plain-text parts", async () => {
-    const account = await createTestAccount();
+    const [account, receiver] = await Promise.all([createTestAccount(), startReceiver()]);
+    const { secret } = await createWebhookEndpoint(db(), { accountId: account.id, url: receiver.url, eventTypes: ["newsletter.sent"] });
     await db().publication.create({ data: { userId: account.id, title: "Ada's Notes", accentColor: "#b42318" } });
     const figure = await seedImage(account.id, { width: 1600, height: 900 });
     const cover = await seedImage(account.id, { width: 2000, height: 1000 });
@@ -64,9 +67,11 @@ describe("a post's newsletter", () => {
       expect(message!.links.some((link) => link.endsWith(`/${handle}/${blogSlug}`))).toBe(true);
     }
 
-    const events = await db().webhookEvent.findMany({ where: { userId: account.id, type: "newsletter.sent" } });
-    expect(events).toHaveLength(1);
-    expect(events[0]!.data).toMatchObject({ blogId, total: 3, sent: 3, failed: 0, startedAt: newsletter.startedAt.toISOString(), finishedAt: newsletter.finishedAt!.toISOString() });
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    await receiver.close();
+    const events = verifiedEvents(receiver, secret);
+    expect(events.map((event) => event.type)).toEqual(["newsletter.sent"]);
+    expect(events[0]!.data).toEqual({ blogId, total: 3, sent: 3, failed: 0, startedAt: newsletter.startedAt.toISOString(), finishedAt: newsletter.finishedAt!.toISOString() });
 
     // Edits, unpublishing and republishing never send again.
     await db().blog.update({ where: { id: blogId! }, data: { isPublic: false } });

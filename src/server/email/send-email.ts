@@ -15,8 +15,11 @@ const DEVELOPMENT_SENDER = "Blog Manager <no-reply@localhost>";
 /** The sender's address alone (the newsletters' sender name is their publication's). */
 export const emailSenderAddress = () => addressparser(env.EMAIL_FROM ?? DEVELOPMENT_SENDER, { flatten: true })[0]?.address ?? "no-reply@localhost";
 
+/** The longest an SMTP server may stay silent once a message is handed over. */
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+
 /** SMTP_URL's transport settings: seconds rather than nodemailer's minutes, as a job waiting on a dead server holds a worker slot. */
-export const smtpTransportOptions = (smtpUrl: string) => ({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+export const smtpTransportOptions = (smtpUrl: string) => ({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: SMTP_SOCKET_TIMEOUT_MS });
 
 let transport: Transporter | undefined;
 

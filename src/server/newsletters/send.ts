@@ -4,6 +4,7 @@ import type { PoolClient } from "pg";
 import { z } from "zod";
 import { env } from "~/env";
 import { getSqlPool } from "~/server/db";
+import { SMTP_SOCKET_TIMEOUT_MS } from "~/server/email/send-email";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { configuredRateLimiter } from "~/server/ratelimit/configured";
 import { log } from "~/server/runtime/log";
@@ -24,11 +25,8 @@ import { sendNewsletterMessage, SMTP_CONNECTIONS } from "./transport";
 const BATCH_SIZE = 100;
 /** A claim not marked within this long is its process's that died, and is taken again. */
 export const LEASE_SECONDS = 120;
-/**
- * A batch hands no message to SMTP after this long (a slow SMTP server): well within a function's
- * time limit on Vercel, and with SMTP's 30 s socket timeout still well within the lease.
- */
-const BATCH_DEADLINE_MS = 30_000;
+/** A batch hands no message to SMTP after this long (a slow SMTP server): with SMTP's 30 s timeout after it, still well within the lease. */
+const BATCH_DEADLINE_MS = 20_000;
 /** A process queues the next batch at once only while it runs fewer batches than this: the rest of its workers stay free for other jobs. */
 const PARALLEL_BATCHES = 2;
 /** A message SMTP refused for a while (4xx, no connection) is tried again after 5 s, 15 s, 45 s, … at most an hour, up to this many times. */
@@ -182,9 +180,33 @@ function smtpAnswer(error: unknown): { code: number | undefined; text: string; a
 /** Batches this process runs now. */
 let runningBatches = 0;
 
+/** When the runs of due jobs in progress (Vercel's cron calls) must have ended, latest last; none for a worker that keeps running. */
+const runsEndingBy: number[] = [];
+
+/**
+ * Runs `work`, a run of the due jobs that must end by `deadline` (a Vercel function's time limit,
+ * src/server/jobs/worker.ts runDueJobs): meanwhile no batch hands SMTP a message later than SMTP's
+ * timeout before it, and none starts when too little time is left; the next run goes on.
+ */
+export async function withBatchesEndingBy<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  runsEndingBy.push(deadline);
+  runsEndingBy.sort((a, b) => a - b);
+  try {
+    return await work();
+  } finally {
+    runsEndingBy.splice(runsEndingBy.indexOf(deadline), 1);
+  }
+}
+
 const throttle = () => configuredRateLimiter("newsletter-rate");
 
 export async function sendNewsletterBatch({ blogId }: { blogId: string }, helpers: JobHelpers): Promise<void> {
+  const sendUntil = Math.min(Date.now() + BATCH_DEADLINE_MS, (runsEndingBy.at(-1) ?? Infinity) - SMTP_SOCKET_TIMEOUT_MS);
+  if (sendUntil < Date.now() + 1_000) {
+    // Left for the next run of due jobs (on Vercel, the next minute's cron call).
+    await queueNextBatch(helpers, blogId, new Date(Date.now() + 30_000));
+    return;
+  }
   let claimed = await claimBatch(helpers, blogId, false);
   if (claimed.length === 0) claimed = await claimBatch(helpers, blogId, true);
   if (claimed.length === 0) {
@@ -203,7 +225,7 @@ export async function sendNewsletterBatch({ blogId }: { blogId: string }, helper
   runningBatches++;
   try {
     if (runningBatches <= PARALLEL_BATCHES) await queueNextBatch(helpers, blogId);
-    const resumeAt = await sendClaimed(blogId, claimed);
+    const resumeAt = await sendClaimed(blogId, claimed, sendUntil);
     await queueNextBatch(helpers, blogId, resumeAt);
   } finally {
     runningBatches--;
@@ -211,11 +233,10 @@ export async function sendNewsletterBatch({ blogId }: { blogId: string }, helper
 }
 
 /** Sends the claimed messages, SMTP_CONNECTIONS at a time; answers when the next batch may start (the throttle's next window), else undefined. */
-async function sendClaimed(blogId: string, claimed: Claimed[]): Promise<Date | undefined> {
+async function sendClaimed(blogId: string, claimed: Claimed[], deadline: number): Promise<Date | undefined> {
   const source = await readNewsletterSource(getSqlPool(), blogId);
   if (!source) return undefined;
   const rendered = await renderNewsletter(source.post, source.site);
-  const deadline = Date.now() + BATCH_DEADLINE_MS;
   const rate = env.NEWSLETTER_RATE_PER_MINUTE;
   let next = 0;
   let stop: { retryInSeconds: number; resumeAt?: Date } | undefined;
