@@ -162,8 +162,19 @@ UPDATE "newsletter_delivery" SET "claimedAt" = now() - make_interval(secs => $3)
   "attempts" = "attempts" + $5, "error" = COALESCE($6, "error")
 WHERE "blogId" = $1 AND "subscriberId" = ANY ($2::text[]) AND "status" = 'claimed'`;
 
-const release = (blogId: string, ids: string[], retryInSeconds: number, failed?: { error: string }) =>
-  ids.length === 0 ? Promise.resolve() : getSqlPool().query(RELEASE_SQL, [blogId, ids, LEASE_SECONDS, retryInSeconds, failed ? 1 : 0, failed?.error ?? null]).then(() => {});
+/**
+ * A statement on the job worker's own connections: a newsletter's marks never wait behind the
+ * API's queries on the app's pool, nor make them wait (bench/README.md, Newsletters).
+ */
+type Sql = (text: string, values: unknown[]) => Promise<unknown>;
+const workerSql =
+  (helpers: JobHelpers): Sql =>
+  (text, values) =>
+    helpers.withPgClient((client) => client.query(text, values));
+
+const release = async (sql: Sql, blogId: string, ids: string[], retryInSeconds: number, failed?: { error: string }) => {
+  if (ids.length > 0) await sql(RELEASE_SQL, [blogId, ids, LEASE_SECONDS, retryInSeconds, failed ? 1 : 0, failed?.error ?? null]);
+};
 
 /**
  * SMTP's answer as kept for the owner: its reply (no secret: SMTP_URL's credentials are never in
@@ -225,15 +236,15 @@ export async function sendNewsletterBatch({ blogId }: { blogId: string }, helper
   runningBatches++;
   try {
     if (runningBatches <= PARALLEL_BATCHES) await queueNextBatch(helpers, blogId);
-    const resumeAt = await sendClaimed(blogId, claimed, sendUntil);
+    const resumeAt = await sendClaimed(workerSql(helpers), blogId, claimed, sendUntil);
     await queueNextBatch(helpers, blogId, resumeAt);
   } finally {
     runningBatches--;
   }
 }
 
-/** Sends the claimed messages, SMTP_CONNECTIONS at a time; answers when the next batch may start (the throttle's next window), else undefined. */
-async function sendClaimed(blogId: string, claimed: Claimed[], deadline: number): Promise<Date | undefined> {
+/** Sends the claimed messages, SMTP_CONNECTIONS at a time; answers when the next batch may start (the throttle's next window, or after a refusal of every message), else undefined. */
+async function sendClaimed(sql: Sql, blogId: string, claimed: Claimed[], deadline: number): Promise<Date | undefined> {
   const source = await readNewsletterSource(getSqlPool(), blogId);
   if (!source) return undefined;
   const rendered = await renderNewsletter(source.post, source.site);
@@ -255,10 +266,11 @@ async function sendClaimed(blogId: string, claimed: Claimed[], deadline: number)
     try {
       await sendNewsletterMessage({ ...message, to: recipient.email, senderName: source.site.title });
     } catch (error) {
-      await recordRefusal(blogId, recipient, error, (retryInSeconds) => (stop ??= { retryInSeconds }));
+      // Refused whatever the address (SMTP down, the login refused): the next batch waits as long as the retry.
+      await recordRefusal(sql, blogId, recipient, error, (retryInSeconds) => (stop ??= { retryInSeconds, resumeAt: new Date(Date.now() + retryInSeconds * 1000) }));
       return;
     }
-    await getSqlPool().query(MARK_SENT_SQL, [blogId, recipient.subscriberId]);
+    await sql(MARK_SENT_SQL, [blogId, recipient.subscriberId]);
   };
 
   await Promise.all(
@@ -266,7 +278,7 @@ async function sendClaimed(blogId: string, claimed: Claimed[], deadline: number)
       while (next < claimed.length) await sendOne(claimed[next++]!);
     }),
   );
-  await release(blogId, untried, stop?.retryInSeconds ?? 0);
+  await release(sql, blogId, untried, stop?.retryInSeconds ?? 0);
   return stop?.resumeAt;
 }
 
@@ -277,22 +289,21 @@ async function sendClaimed(blogId: string, claimed: Claimed[], deadline: number)
  * (the sender or the login refused, no connection), which also stops the batch (`stopBatch`), as it
  * would be the same for every subscriber: a misconfigured SMTP_URL never bounces the list.
  */
-async function recordRefusal(blogId: string, recipient: Claimed, error: unknown, stopBatch: (retryInSeconds: number) => void): Promise<void> {
+async function recordRefusal(sql: Sql, blogId: string, recipient: Claimed, error: unknown, stopBatch: (retryInSeconds: number) => void): Promise<void> {
   const { code, text, aboutRecipient } = smtpAnswer(error);
-  const pool = getSqlPool();
   const subscriberId = recipient.subscriberId;
   if (aboutRecipient && code !== undefined && code >= 500) {
-    await pool.query(MARK_FAILED_SQL, [blogId, subscriberId, text, true]);
+    await sql(MARK_FAILED_SQL, [blogId, subscriberId, text, true]);
     log.info({ newsletter: { blogId, subscriberId, smtp: code } }, "newsletter email refused for good: subscriber bounced");
     return;
   }
   const attempts = recipient.attempts + 1;
   if (attempts >= MAX_ATTEMPTS) {
-    await pool.query(MARK_FAILED_SQL, [blogId, subscriberId, text, false]);
+    await sql(MARK_FAILED_SQL, [blogId, subscriberId, text, false]);
     log.warn({ newsletter: { blogId, subscriberId, smtp: code ?? null, attempts } }, "newsletter email given up after its attempts");
     return;
   }
-  await release(blogId, [subscriberId], retryDelaySeconds(attempts), { error: text });
+  await release(sql, blogId, [subscriberId], retryDelaySeconds(attempts), { error: text });
   log.warn({ newsletter: { blogId, subscriberId, smtp: code ?? null, attempts, reply: text } }, "newsletter email not accepted for now: tried again later");
   if (!aboutRecipient) stopBatch(retryDelaySeconds(attempts));
 }
