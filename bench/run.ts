@@ -17,7 +17,7 @@
  *   BENCH_CPU_PROFILE_DIR run both servers with `--cpu-prof`, their profiles written on exit under
  *                         its app/ and baseline/ (one a thread; bench/profile-summary.ts reads them)
  *   BENCH_ONLY            comma-separated scenario ids to run (e.g. `f1,f2` for the public pages,
- *                         `g1,g2` for images);
+ *                         `g1,g2` for images, `n` for a newsletter to 10,000 subscribers);
  *                         skips the correctness checks, the baseline when not needed, and (e)
  *                         unless `e` is listed (e.g. `a,e`)
  *
@@ -37,6 +37,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { freePort, startProductionServer, type RunningServer } from "../scripts/lib/next-server";
 import { markedPhoto, photoJpeg } from "./photo";
+import { NEWSLETTER_SUBSCRIBERS, newsletterState, publishNewsletter, seedNewsletter, startSmtpSink, type SmtpSink } from "./newsletter";
 import { longMarkdown, seedPublicPages } from "./public-seed";
 import { benchKey, seedBenchDatabase, type BenchData } from "./seed";
 
@@ -100,8 +101,11 @@ if (env.BENCH_SKIP_BUILD !== "1") {
   await run("flock", ["/tmp/next-build.lock", "npm", "run", "build"]);
 }
 
+// (n): the app's emails go to a local sink, unthrottled.
+const sink: SmtpSink | undefined = !ONLY || ONLY.has("n") ? await startSmtpSink() : undefined;
 const serverEnv = {
   ...env,
+  ...(sink && { SMTP_URL: sink.url, EMAIL_FROM: "Bench <bench@sink.example>", NEWSLETTER_RATE_PER_MINUTE: "0" }),
   DATABASE_URL: data.url,
   REDIS_URL,
   DATABASE_POOL_SIZE: POOL_SIZE,
@@ -189,18 +193,19 @@ try {
     log(`readers' views counted by the app during the public scenarios: ${rows[0]?.views ?? 0}`);
   }
   const uploads = photo && (!ONLY || ONLY.has("g2")) ? await uploadRun(app.baseUrl, apiScenarios("")[0]!, photo) : undefined;
+  const newsletter = sink ? await newsletterRun(app.baseUrl, apiScenarios("")[0]!, appPid, sink) : undefined;
   // (e) the memory run: scenario (a) on the app for LONG_SECONDS, RSS sampled every 5 s.
   const memory = !ONLY || ONLY.has("e") ? await memoryRun(app.baseUrl, apiScenarios("")[0]!, appPid) : undefined;
   clearInterval(resetTimer);
   if (ONLY || !checks) {
-    console.log("\n" + [renderTable(results), ...(memory ? renderMemory(memory) : []), ...(uploads ? renderUploads(uploads) : [])].join("\n"));
+    console.log("\n" + [renderTable(results), ...(memory ? renderMemory(memory) : []), ...(uploads ? renderUploads(uploads) : []), ...(newsletter ? renderNewsletter(newsletter) : [])].join("\n"));
     process.exitCode = results.some((r) => r.app.unexpected > 0) || (memory?.long.unexpected ?? 0) > 0 ? 1 : 0;
   } else {
-    const report = renderReport(results, memory!, checks, uploads!);
+    const report = [renderReport(results, memory!, checks, uploads!), ...renderNewsletter(newsletter!)].join("\n");
     console.log("\n" + report);
     mkdirSync("bench/results", { recursive: true });
     writeFileSync("bench/results/latest.md", report + "\n");
-    writeFileSync("bench/results/latest.json", JSON.stringify({ results, ...memory, checks, uploads }, null, 2));
+    writeFileSync("bench/results/latest.json", JSON.stringify({ results, ...memory, checks, uploads, newsletter }, null, 2));
     log("written to bench/results/latest.md and latest.json");
   }
 } finally {
@@ -210,6 +215,7 @@ try {
   baseline?.kill("SIGTERM");
   bare?.kill("SIGTERM");
   await Promise.all([app?.stop(), baselineExited]);
+  await sink?.stop();
   await db.end();
   redis.disconnect();
 }
@@ -357,6 +363,60 @@ async function correctnessChecks(appUrl: string, baselineUrl: string) {
 }
 
 type Result = { scenario: Scenario; app: Measurement; baseline: Measurement | undefined };
+
+interface NewsletterRun {
+  sent: number;
+  failed: number;
+  /** From the newsletter's start (the publication) to its end, as the app recorded them. */
+  seconds: number;
+  accepted: number;
+  rss: { start: number; peak: number; end: number };
+  alone: Measurement;
+  during: Measurement;
+}
+
+/**
+ * (n): (a) alone, then the post published to NEWSLETTER_SUBSCRIBERS subscribers and (a) measured
+ * again while the app's worker sends it; the server's RSS sampled every second from the
+ * publication to the end of the send.
+ */
+async function newsletterRun(baseUrl: string, scenario: Scenario, pid: number, sink: SmtpSink): Promise<NewsletterRun> {
+  const blogId = await seedNewsletter(db);
+  log(`(n) ${NEWSLETTER_SUBSCRIBERS.toLocaleString("en")} subscribers; (a) alone for ${SECONDS} s`);
+  const alone = await measure(baseUrl, scenario, SECONDS);
+  const acceptedBefore = sink.accepted();
+  const rss = [rssKb(pid)];
+  const sampler = setInterval(() => rss.push(rssKb(pid)), 1_000);
+  await publishNewsletter(db, blogId);
+  log(`(n) published; (a) for ${SECONDS} s while it is sent`);
+  const during = await measure(baseUrl, scenario, SECONDS);
+  const deadline = Date.now() + 15 * 60_000;
+  let state = await newsletterState(db, blogId);
+  while (state?.status !== "sent") {
+    if (Date.now() > deadline) throw new Error(`(n) not sent within 15 minutes: ${JSON.stringify(state)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    state = await newsletterState(db, blogId);
+  }
+  clearInterval(sampler);
+  rss.push(rssKb(pid));
+  const seconds = (state.finishedAt!.getTime() - state.startedAt.getTime()) / 1000;
+  const run = { sent: state.sent, failed: state.failed, seconds, accepted: sink.accepted() - acceptedBefore, rss: { start: rss[0]!, peak: Math.max(...rss), end: rss.at(-1)! }, alone, during };
+  log(`(n) ${run.sent} sent, ${run.failed} failed in ${seconds.toFixed(1)} s (${(run.sent / seconds).toFixed(0)}/s); the sink accepted ${run.accepted}`);
+  return run;
+}
+
+function renderNewsletter(run: NewsletterRun): string[] {
+  return [
+    "",
+    `(n) One post to ${NEWSLETTER_SUBSCRIBERS.toLocaleString("en")} subscribers through a local SMTP sink, unthrottled: ${run.sent} sent, ${run.failed} failed in ${run.seconds.toFixed(1)} s, ` +
+      `${(run.sent / run.seconds).toFixed(0)} messages/s (the sink accepted ${run.accepted}). Server RSS: start ${mb(run.rss.start)}, peak ${mb(run.rss.peak)}, end ${mb(run.rss.end)}.`,
+    "",
+    "| (a) measured | App req/s | App p50 ms | App p99 ms | During / alone req/s |",
+    "|---|---:|---:|---:|---:|",
+    `| alone | ${run.alone.rps.toFixed(0)} | ${ms(run.alone.p50)} | ${ms(run.alone.p99)} | |`,
+    `| during the send | ${run.during.rps.toFixed(0)} | ${ms(run.during.p50)} | ${ms(run.during.p99)} | ${(run.during.rps / run.alone.rps).toFixed(2)} |`,
+  ];
+}
 type MemoryRun = { long: Measurement; samples: { t: number; rss: number }[]; firstMinute: number; lastMinute: number; edge: number };
 
 async function memoryRun(baseUrl: string, scenario: Scenario, pid: number): Promise<MemoryRun> {

@@ -73,6 +73,11 @@ const schema = z.object({
   /** The sender of every email, e.g. "Blog Manager <no-reply@example.com>". */
   EMAIL_FROM: z.string().min(3).optional(),
   /**
+   * Newsletter emails sent per minute, all posts and instances together (docs/newsletters.md,
+   * Throttle): below the SMTP provider's sending rate. 0: unthrottled.
+   */
+  NEWSLETTER_RATE_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
    * DNS servers that verify custom domains' TXT records (docs/public-blog.md, Custom domains):
    * comma-separated host[:port], IPv6 in brackets when a port follows; unset, the system's.
    */

@@ -205,3 +205,9 @@ const markdownProcessor = unified()
 export function markdownToHtml(source: string, options: MarkdownOptions = {}): string {
   return String(markdownProcessor.processSync({ value: source, data: { markdownOptions: options } }));
 }
+
+/** The same, as the HTML tree before it is written: for output that restyles it (the newsletter's email, src/server/newsletters/article-email.ts). */
+export function markdownToHast(source: string, options: MarkdownOptions = {}): Root {
+  const file = { value: source, data: { markdownOptions: options } };
+  return markdownProcessor.runSync(markdownProcessor.parse(file), file) as Root;
+}

@@ -41,6 +41,11 @@ export async function refuseMailTo(to: string): Promise<void> {
   await fetch(mailboxUrl("/refusal", to), { method: "PUT" });
 }
 
+/** The mailbox refuses `to` for good (550, no such user): a bounce. */
+export async function refuseMailToForGood(to: string): Promise<void> {
+  await fetch(`${mailboxUrl("/refusal", to)}&permanent=1`, { method: "PUT" });
+}
+
 export async function refusedAttempts(to: string): Promise<number> {
   return ((await (await fetch(mailboxUrl("/refusal", to))).json()) as { refusedAttempts: number }).refusedAttempts;
 }

@@ -3,6 +3,7 @@ import "server-only";
 // EMAIL_FROM. A failure throws, and graphile-worker retries the job later. Without SMTP_URL
 // (development) the email is written to the server's log with its links instead.
 import { createTransport, type Transporter } from "nodemailer";
+import addressparser from "nodemailer/lib/addressparser";
 import { env } from "~/env";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { log } from "~/server/runtime/log";
@@ -11,11 +12,19 @@ import { emailSchema, renderEmail, type Email } from "./messages";
 /** Used without EMAIL_FROM, off Vercel only (production-settings.ts requires it there). */
 const DEVELOPMENT_SENDER = "Blog Manager <no-reply@localhost>";
 
+/** The sender's address alone (the newsletters' sender name is their publication's). */
+export const emailSenderAddress = () => addressparser(env.EMAIL_FROM ?? DEVELOPMENT_SENDER, { flatten: true })[0]?.address ?? "no-reply@localhost";
+
+/** The longest an SMTP server may stay silent once a message is handed over. */
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+
+/** SMTP_URL's transport settings: seconds rather than nodemailer's minutes, as a job waiting on a dead server holds a worker slot. */
+export const smtpTransportOptions = (smtpUrl: string) => ({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: SMTP_SOCKET_TIMEOUT_MS });
+
 let transport: Transporter | undefined;
 
 function mailTransport(smtpUrl: string): Transporter {
-  // Seconds rather than nodemailer's minutes: a job waiting on a dead server holds a worker slot.
-  transport ??= createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  transport ??= createTransport(smtpTransportOptions(smtpUrl));
   return transport;
 }
 

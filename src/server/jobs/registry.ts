@@ -4,6 +4,7 @@ import type { TaskList } from "graphile-worker";
 import { publishBlogJob, publishOverdueBlogsJob } from "~/server/blogs/scheduled-publishing";
 import { sendEmailJob } from "~/server/email/send-email";
 import { makeImageVariantsJob } from "~/server/images/variants";
+import { sendNewsletterJob } from "~/server/newsletters/send";
 import { deliverWebhookJob, fanOutWebhookEventsJob, maintainWebhooksJob } from "~/server/webhooks/tasks";
 import { jobTask, type JobDefinition, type JobEngine } from "./definition";
 
@@ -15,6 +16,7 @@ export const JOBS: readonly JobDefinition[] = [
   maintainWebhooksJob,
   sendEmailJob,
   makeImageVariantsJob,
+  sendNewsletterJob,
 ];
 
 /** graphile-worker's task list: each job by its name. */

@@ -9,11 +9,14 @@ import { JOB_NAMES } from "./definition";
 import { jobTaskList } from "./registry";
 import { foreignImageStoreFlags } from "~/server/images/store";
 import { QUEUE_MISSING_IMAGE_VARIANTS_SQL, queueImageVariantsParams } from "~/server/images/images";
+import { QUEUE_SENDING_NEWSLETTERS_SQL, withBatchesEndingBy } from "~/server/newsletters/send";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
 /** Jobs in flight at once across all endpoints (each waits on HTTP, not on the CPU); each holds a connection only briefly. */
 const CONCURRENT_JOBS = 8;
+/** How long a run of the due jobs may take: under the cron function's 60 s, with room to answer. */
+const DUE_JOBS_RUN_MS = 55_000;
 /**
  * Queued at each start and cron call: the dispatch of every event still undispatched, and the
  * publication of overdue scheduled blogs (with the jobs of any scheduled while no engine was installed).
@@ -55,9 +58,15 @@ export interface JobWorker {
   stop(): Promise<void>;
 }
 
-/** Images uploaded while no job engine was installed get their variants job now. */
-async function queueMissingImageVariants(utils: WorkerUtils): Promise<void> {
-  await utils.withPgClient((client) => client.query(QUEUE_MISSING_IMAGE_VARIANTS_SQL, [...queueImageVariantsParams(null)]));
+/**
+ * Images uploaded while no job engine was installed get their variants job now; newsletters still
+ * sending get a batch (their job lost, or never queued without the engine: src/server/newsletters/send.ts).
+ */
+async function queueMissedWork(utils: WorkerUtils): Promise<void> {
+  await utils.withPgClient(async (client) => {
+    await client.query(QUEUE_MISSING_IMAGE_VARIANTS_SQL, [...queueImageVariantsParams(null)]);
+    await client.query(QUEUE_SENDING_NEWSLETTERS_SQL);
+  });
 }
 
 /** Starts the in-process worker (installing or upgrading graphile-worker's schema first). */
@@ -75,7 +84,7 @@ export async function startJobWorker(connectionString: string): Promise<JobWorke
   });
   // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
   for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
-  await withWorkerUtils(connectionString, queueMissingImageVariants);
+  await withWorkerUtils(connectionString, queueMissedWork);
   log.info("Job worker started");
   return {
     async stop() {
@@ -103,9 +112,10 @@ export async function runDueJobs(connectionString: string): Promise<void> {
   await withWorkerUtils(connectionString, async (utils) => {
     await utils.migrate();
     for (const sweep of SWEEPS) await utils.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
-    await queueMissingImageVariants(utils);
+    await queueMissedWork(utils);
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
     await utils.addJob(JOB_NAMES.maintainWebhooks, {}, { jobKey: JOB_NAMES.maintainWebhooks, jobKeyMode: "preserve_run_at", runAt: nextHour });
   });
-  await runOnce(options(connectionString));
+  // Its function may run 60 s (src/app/api/cron/jobs/route.ts, maxDuration): newsletter batches end before.
+  await withBatchesEndingBy(Date.now() + DUE_JOBS_RUN_MS, () => runOnce(options(connectionString)));
 }
