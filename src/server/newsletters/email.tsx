@@ -3,6 +3,7 @@ import { Body, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, 
 import { render, toPlainText } from "@react-email/render";
 import type { CoverImage } from "~/server/blogs/public-blogs";
 import type { ImageReference } from "~/shared/images";
+import { unsubscribeUrl } from "~/server/subscribers/links";
 import { articleEmailHtml, EMAIL_WIDTH, emailImageUrl, emailStyle } from "./article-email";
 
 /**
@@ -41,9 +42,6 @@ export interface RenderedNewsletter {
   html: string;
   text: string;
 }
-
-/** The unsubscribe (and manage) page of the subscriber whose secret is `token` (the contract of docs/newsletters.md). */
-export const unsubscribeUrl = (home: string, token: string) => `${home}/unsubscribe?token=${encodeURIComponent(token)}`;
 
 function NewsletterEmail({ post, site, articleHtml, unsubscribe }: { post: NewsletterPost; site: NewsletterSite; articleHtml: string; unsubscribe: string }) {
   const { font, text, muted, border } = emailStyle;

@@ -12,6 +12,7 @@ import {
   PLAN_SUBSCRIBER_LIMITS,
   type SubscriberStatus,
 } from "~/shared/subscribers";
+import { confirmationUrl } from "./links";
 import { newSubscriberToken, subscriberTokenHash } from "./tokens";
 
 /**
@@ -30,12 +31,6 @@ export interface PublicationLinks {
   home: string;
   title: string;
 }
-
-/** The confirmation link of a publication: where the email's token is followed. */
-export const confirmationUrl = (home: string, token: string) => `${home}/subscribe/confirm?token=${encodeURIComponent(token)}`;
-
-/** A subscriber's unsubscribe and manage link (docs/newsletters.md). */
-export const unsubscribeUrl = (home: string, token: string) => `${home}/unsubscribe?token=${encodeURIComponent(token)}`;
 
 /** Tokens are 32 characters (./tokens.ts); anything much longer is none, and is not looked up. */
 const MAX_TOKEN_LENGTH = 128;
