@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { createPortal } from "react-dom";
 import { Button } from "~/components/ui/button";
 import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { formatNewsletterProgress, formatSubscriberCount } from "~/lib/format";
@@ -85,8 +86,8 @@ export function EmailChoice({
           )}
         </div>
       )}
-      {/* In the panel: outside it, the open dialog would hide it from screen readers. */}
-      <Toast message={toast} onDismiss={() => setToast(null)} />
+      {/* At the screen's foot: within the panel's box (which is translated) it would cover the panel's buttons. */}
+      {createPortal(<Toast message={toast} onDismiss={() => setToast(null)} />, document.body)}
     </div>
   );
 }
