@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
-import { collectProblems, editorState, expectAccessible, signUp, VIEWPORTS, writeDraft } from "./support";
+import { collectProblems, editorState, expectAccessible, localInMinutes, signUp, VIEWPORTS, writeDraft } from "./support";
 
 /**
  * Emailing a post from the publish panel (docs/newsletters.md, Emailing a post), at a phone's and
@@ -66,6 +66,7 @@ for (const viewport of VIEWPORTS) {
     await choice.check();
     await expect(publishPanel(page).getByTestId("publish-sentence")).toHaveText(`It will be public at /${handle}/spring-notes now and emailed to 3 subscribers.`);
     await publishPanel(page).getByLabel("Schedule…").check();
+    await publishPanel(page).getByLabel("Publish on").fill(localInMinutes(120));
     await expect(publishPanel(page).getByTestId("publish-sentence")).toContainText(", and be emailed to 3 subscribers then.");
     await publishPanel(page).getByLabel("Publish now").check();
     await expectAccessible(page, "publish panel, emailing");

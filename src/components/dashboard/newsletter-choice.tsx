@@ -61,7 +61,7 @@ export function EmailChoice({
       {audience === 0 ? (
         <p className="text-slate-700">
           No one will be emailed: you have no active subscribers yet.{" "}
-          <Link href="/dashboard/subscribers" className="text-indigo-700 underline">
+          <Link href="/dashboard/subscribers" prefetch={false} className="text-indigo-700 underline">
             Subscribers
           </Link>
         </p>
