@@ -16,6 +16,7 @@ BEGIN
     'content', "b"."content", 'isPublic', "b"."isPublic", 'allowApiAccess', "b"."allowApiAccess",
     'seoTitle', "b"."seoTitle", 'seoDescription', "b"."seoDescription", 'tags', to_json(COALESCE("b"."tags", '{}')),
     'coverImage', "b"."coverImageId",
+    'emailSubscribers', "b"."emailSubscribers", 'emailedAt', "webhook_iso_time"("b"."emailedAt"),
     'status', "b"."status", 'publishAt', "webhook_iso_time"("b"."publishAt"), 'publishedAt', "webhook_iso_time"("b"."publishedAt"),
     'createdAt', "webhook_iso_time"("b"."createdAt"), 'updatedAt', "webhook_iso_time"("b"."updatedAt"));
 END;
@@ -372,7 +373,7 @@ CREATE OR REPLACE FUNCTION public.webhook_blog_change()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  "publication" TEXT[] := ARRAY['updatedAt', 'isPublic', 'status', 'publishAt', 'publishedAt'];
+  "publication" TEXT[] := ARRAY['updatedAt', 'isPublic', 'status', 'publishAt', 'publishedAt', 'emailedAt'];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     PERFORM "webhook_record_event"(NEW."userId", 'blog.created', "blog_api_view"(NEW)::jsonb);

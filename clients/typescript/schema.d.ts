@@ -35,7 +35,7 @@ export interface paths {
         get: operations["blogs-get"];
         /**
          * Update a blog
-         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
+         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, emailedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. emailSubscribers may change only until the blog has been public or emailed (else 400). With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
          */
         put: operations["blogs-update"];
         post?: never;
@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Update a blog (same as PUT)
-         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
+         * @description Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, emailedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. emailSubscribers may change only until the blog has been public or emailed (else 400). With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).
          */
         patch: operations["blogs-patch"];
         trace?: never;
@@ -62,6 +62,26 @@ export interface paths {
         };
         /** Get a blog by slug */
         get: operations["blogs-getBySlug"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/blogs/{blogId}/newsletter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a blog's email to subscribers
+         * @description The progress of the blog's email to subscribers: a blog with emailSubscribers is emailed once, when it first becomes public. status none (with zeros and nulls) until then, or when it never asked.
+         */
+        get: operations["blogs-newsletter"];
         put?: never;
         post?: never;
         delete?: never;
@@ -297,6 +317,10 @@ export interface components {
             tags: string[];
             /** @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null */
             coverImage: string | null;
+            /** @description Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), once; default false. Writable until the blog has been public or emailed */
+            emailSubscribers: boolean;
+            /** @description When the blog's email to subscribers started, ISO 8601 (set once, as it first became public); null if never. See GET /blogs/{blogId}/newsletter */
+            readonly emailedAt: string | null;
             /**
              * @description published: public now; scheduled: not public, publishAt set; draft: neither
              * @enum {string}
@@ -326,6 +350,23 @@ export interface components {
             hasPrev: boolean;
             /** @description Opaque cursor of the next page (null when hasNext is false): send it as `cursor` to read that page at the same cost at any depth */
             nextCursor: string | null;
+        };
+        Newsletter: {
+            /**
+             * @description none: not emailed (never asked, or not public yet); sending: under way; sent: every subscriber tried
+             * @enum {string}
+             */
+            status: "none" | "sending" | "sent";
+            /** @description Subscribers it goes to: the active ones confirmed when it started */
+            total: number;
+            /** @description Emails accepted by the mail server so far */
+            sent: number;
+            /** @description Emails that could not be delivered (a refused address is marked bounced) */
+            failed: number;
+            /** @description When sending started (the blog's emailedAt), ISO 8601; null when none */
+            startedAt: string | null;
+            /** @description When the last email was tried, ISO 8601; null until sent */
+            finishedAt: string | null;
         };
         RevisionSummary: {
             id: string;
@@ -824,7 +865,8 @@ export interface operations {
                  *         "Databases"
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
-                 *       "coverImage": null
+                 *       "coverImage": null,
+                 *       "emailSubscribers": false
                  *     }
                  */
                 "application/json": {
@@ -874,6 +916,11 @@ export interface operations {
                      * @example null
                      */
                     coverImage?: string | null;
+                    /**
+                     * @description Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), once; default false. Writable until the blog has been public or emailed: changing it then is a 400 INVALID_PARAMETER (sending the current value is accepted)
+                     * @example false
+                     */
+                    emailSubscribers?: boolean;
                 };
             };
         };
@@ -1254,7 +1301,8 @@ export interface operations {
                  *         "Databases"
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
-                 *       "coverImage": null
+                 *       "coverImage": null,
+                 *       "emailSubscribers": false
                  *     }
                  */
                 "application/json": {
@@ -1304,6 +1352,11 @@ export interface operations {
                      * @example null
                      */
                     coverImage?: string | null;
+                    /**
+                     * @description Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), once; default false. Writable until the blog has been public or emailed: changing it then is a 400 INVALID_PARAMETER (sending the current value is accepted)
+                     * @example false
+                     */
+                    emailSubscribers?: boolean;
                 };
             };
         };
@@ -1718,7 +1771,8 @@ export interface operations {
                  *         "Databases"
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
-                 *       "coverImage": null
+                 *       "coverImage": null,
+                 *       "emailSubscribers": false
                  *     }
                  */
                 "application/json": {
@@ -1768,6 +1822,11 @@ export interface operations {
                      * @example null
                      */
                     coverImage?: string | null;
+                    /**
+                     * @description Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), once; default false. Writable until the blog has been public or emailed: changing it then is a 400 INVALID_PARAMETER (sending the current value is accepted)
+                     * @example false
+                     */
+                    emailSubscribers?: boolean;
                 };
             };
         };
@@ -2020,6 +2079,170 @@ export interface operations {
                         success: true;
                         data: {
                             blog: components["schemas"]["Blog"];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the If-None-Match ETag still matches */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description MISSING_API_KEY or INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INSUFFICIENT_PERMISSIONS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "blogs-newsletter": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier response: 304 Not Modified when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The blog's id */
+                blogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "X-RateLimit-Used": components["headers"]["XRateLimitUsed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            newsletter: components["schemas"]["Newsletter"];
                         };
                     };
                 };

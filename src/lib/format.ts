@@ -55,3 +55,13 @@ export function formatDate(iso: string, { timeZone, locale }: DateStyle): string
 export function formatPublicMoment(iso: string, { timeZone, locale }: DateStyle): string {
   return new Date(iso).toLocaleString(locale, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" });
 }
+
+/** "1 subscriber", "1,300 subscribers". */
+export function formatSubscriberCount(n: number): string {
+  return `${n.toLocaleString("en")} subscriber${n === 1 ? "" : "s"}`;
+}
+
+/** A newsletter's progress as the editor shows it: "Sent to 1,234 of 1,300 · 2 failed" (no failures, no "failed"). */
+export function formatNewsletterProgress({ sent, total, failed }: { sent: number; total: number; failed: number }): string {
+  return `Sent to ${sent.toLocaleString("en")} of ${total.toLocaleString("en")}${failed > 0 ? ` · ${failed.toLocaleString("en")} failed` : ""}`;
+}

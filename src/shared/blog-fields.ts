@@ -33,6 +33,8 @@ export const blogFieldSchemas = {
   publishAt: publishAtSchema(),
   /** An image id; that it is an image of the blog's account is checked where the blog is written (src/server/blogs/cover-image.ts). */
   coverImage: z.string({ error: "coverImage must be an image id (a string) or null" }).nullable(),
+  /** Writable until the blog has been public or emailed (src/server/blogs/update-blog.ts). */
+  emailSubscribers: strictBoolean("emailSubscribers"),
 };
 
 /**
@@ -106,4 +108,5 @@ export const optionalBlogFields = {
   tags: blogFieldSchemas.tags.optional(),
   publishAt: blogFieldSchemas.publishAt.optional(),
   coverImage: blogFieldSchemas.coverImage.optional(),
+  emailSubscribers: blogFieldSchemas.emailSubscribers.optional(),
 };

@@ -315,6 +315,16 @@ describe("blogs brought in by the CLI import", () => {
     await importBlogs(db(), { accountId: account.id, blogs: [entry] });
     const blog = expectSuccess(await call("/blogs/slug/imported", { key: account.key })).blog;
     // A public blog without publishedAt was published when it was created.
-    expect(blog).toEqual({ ...entry, id: blog.id, tags: [], coverImage: null, status: "published", publishAt: null, publishedAt: entry.createdAt });
+    expect(blog).toEqual({
+      ...entry,
+      id: blog.id,
+      tags: [],
+      coverImage: null,
+      emailSubscribers: false,
+      emailedAt: null,
+      status: "published",
+      publishAt: null,
+      publishedAt: entry.createdAt,
+    });
   });
 });

@@ -55,6 +55,8 @@ describe("a key caller", () => {
       "keys.list",
       "keys.roll",
       "keys.update",
+      "newsletters.audience",
+      "newsletters.sendTest",
       "publication.domainRecord",
       "publication.preview",
       "publication.update",

@@ -46,11 +46,12 @@ describe("GET /api/v1/blogs", () => {
     const [blog] = expectSuccess(await list("?limit=1")).blogs;
     expect(Object.keys(blog).sort()).toEqual(
       [
-        "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
+        "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "emailSubscribers", "emailedAt", "id", "isPublic",
+        "publishAt", "publishedAt",
         "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
       ].sort(),
     );
-    expect(blog).toMatchObject({ title: "Visible 22", allowApiAccess: true, description: "", content: "", seoTitle: "", seoDescription: "", tags: [], coverImage: null });
+    expect(blog).toMatchObject({ title: "Visible 22", allowApiAccess: true, description: "", content: "", seoTitle: "", seoDescription: "", tags: [], coverImage: null, emailSubscribers: false, emailedAt: null });
     expect(new Date(blog.createdAt).toISOString()).toBe(blog.createdAt);
   });
 

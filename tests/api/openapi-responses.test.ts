@@ -71,6 +71,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["GET", "/views", "/views"],
       ["GET", "/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
       ["GET", "/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
+      ["GET", "/blogs/{blogId}/newsletter", `/blogs/${blogId}/newsletter`],
       ["POST", "/blogs/{blogId}/revisions/{revisionId}/restore", `/blogs/${blogId}/revisions/${revisionId}/restore`],
       ["DELETE", "/blogs/{blogId}", `/blogs/${blogId}`],
       ["POST", "/images", "/images", png],
@@ -133,6 +134,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["/images/{imageId}", `/images/${await seedImage(own.id)}`],
       ["/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
       ["/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
+      ["/blogs/{blogId}/newsletter", `/blogs/${blogId}/newsletter`],
       // A past range: today's range changes with every request, this one among them.
       ["/analytics", "/analytics?from=2025-01-01&to=2025-01-31"],
     ];

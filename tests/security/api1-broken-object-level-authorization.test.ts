@@ -62,6 +62,11 @@ beforeAll(async () => {
   const today = new Date(new Date().toISOString().slice(0, 10));
   await db().blogViewDaily.create({ data: { userId: ann.id, day: today, blogId: annBlog, views: 3 } });
   await db().referrerViewDaily.create({ data: { userId: ann.id, day: today, host: "ann-fans.example", views: 3 } });
+  // Ann's audience, and her public post's newsletter under way.
+  await db().subscriber.create({
+    data: { userId: ann.id, email: "reader-of-ann@example.test", status: "active", source: "api", confirmedAt: new Date(), unsubscribeToken: `api1-${ann.id}` },
+  });
+  await db().newsletter.create({ data: { blogId: annBlogs[2]!, userId: ann.id, total: 1 } });
 });
 
 /** The bytes Bob's images take, as the database has them. */
@@ -164,6 +169,9 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     for (const id of [annBlog, bobSameSlugBlog]) {
       expectNotFound(await call(`/blogs/${id}/revisions/${annRevision}/restore`, { key: bob.key, method: "POST" }));
     }
+  },
+  "GET /blogs/{blogId}/newsletter": async () => {
+    for (const id of [annBlogs[2]!, annHidden]) expectNotFound(await call(`/blogs/${id}/newsletter`, { key: bob.key }));
   },
   "GET /publication": async () => {
     const mine = expectSuccess(await call("/publication", { key: bob.key })).publication;
@@ -318,6 +326,13 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expect((await trpc(bobCookie, "publication.verifyDomain")).status).not.toBe(200);
     expect((await db().publication.findUniqueOrThrow({ where: { userId: ann.id } })).domainVerifiedAt).toBeNull();
   },
+  "newsletters.audience": async () => {
+    // Bob's own subscribers (none), however many Ann has.
+    expect((await trpc(bobCookie, "newsletters.audience")).body.result.data).toEqual({ active: 0 });
+  },
+  "newsletters.sendTest": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "newsletters.sendTest", { blogId }));
+  },
   "usage.analytics": async () => {
     expectSuccess(await call("/blogs", { key: ann.key }));
     const data = (await trpc(bobCookie, "usage.analytics")).body.result.data;
@@ -352,6 +367,9 @@ const SESSION_BLOG_CASES: Record<string, () => Promise<void>> = {
   },
   "blogs.delete": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.delete", { blogId }));
+  },
+  "blogs.newsletter": async () => {
+    for (const blogId of [annBlogs[2]!, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.newsletter", { blogId }));
   },
   "blogs.revisions.list": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.revisions.list", { blogId }));

@@ -12,14 +12,15 @@ import { authPost, signIn, trpc } from "../support/dashboard";
  * nor its hash).
  */
 
-/** The documented blog object (README, The API): its ten fields plus content. */
+/** The documented blog object (README, The API; docs/api.md, Writing). */
 const BLOG_FIELDS = [
-  "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "id", "isPublic", "publishAt", "publishedAt",
+  "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "emailSubscribers", "emailedAt", "id", "isPublic",
+  "publishAt", "publishedAt",
   "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
 ];
 /** What the dashboard shows of a key. */
 const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
-const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess"] as const;
+const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess", "emailedAt"] as const;
 
 let owner: TestAccount;
 let other: TestAccount;

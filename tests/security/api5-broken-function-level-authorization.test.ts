@@ -31,6 +31,7 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /blogs/{blogId}/revisions": "read:blogs",
   "GET /blogs/{blogId}/revisions/{revisionId}": "read:blogs",
   "POST /blogs/{blogId}/revisions/{revisionId}/restore": "write:blogs",
+  "GET /blogs/{blogId}/newsletter": "read:analytics",
   "GET /tags": "read:blogs",
   "POST /images": "write:blogs",
   "GET /images": "read:blogs",

@@ -20,6 +20,7 @@ import { BlogHistory } from "./blog-history";
 import { BlogSettings, SETTINGS_FIELDS } from "./blog-settings";
 import { ConflictDialog } from "./conflict-dialog";
 import { useLocalDraft } from "./local-draft";
+import { emailChoiceOpen, NewsletterProgressLine } from "./newsletter-choice";
 import { PublishControl, type StatusChange } from "./publish-control";
 import { SharePreview } from "./share-preview";
 import { useBlogSaver } from "./blog-saver";
@@ -190,6 +191,7 @@ export function BlogForm({
               Scheduled for <LocalTime iso={saved.publishAt} />
             </span>
           )}
+          {saved?.emailedAt && <NewsletterProgressLine blogId={saved.id} />}
           <span role="status" className={cn("min-h-4 text-xs whitespace-nowrap", errors.form ? "whitespace-normal text-red-700" : "text-slate-600")}>
             {errors.form ?? saver.indicator(dirty)}
           </span>
@@ -221,6 +223,7 @@ export function BlogForm({
             busy={saver.busy}
             onChange={saveNow}
             onCloseAutoFocus={focusFirstInvalid}
+            email={{ offered: emailChoiceOpen(saved), checked: saved?.emailSubscribers ?? false, blogId: saved?.id }}
           />
         </div>
       </div>

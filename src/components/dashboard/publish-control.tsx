@@ -5,12 +5,13 @@ import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { RadioGroup } from "~/components/ui/radio-group";
-import { formatLongDay, formatTimeOfDay } from "~/lib/format";
+import { formatLongDay, formatSubscriberCount, formatTimeOfDay } from "~/lib/format";
 import type { BlogStatus } from "~/shared/blog-status";
 import { fromLocalInput, toLocalInput } from "./blog-form-values";
+import { EmailChoice, useAudience } from "./newsletter-choice";
 
-/** A change of the blog's status, as the update sends it. */
-export type StatusChange = { isPublic: true } | { isPublic: false; publishAt: string } | { isPublic: false; publishAt: null };
+/** A change of the blog's status, as the update sends it, with the choice to email it when the panel offers one. */
+export type StatusChange = ({ isPublic: true } | { isPublic: false; publishAt: string } | { isPublic: false; publishAt: null }) & { emailSubscribers?: boolean };
 
 type Choice = "now" | "schedule" | "draft";
 const CHOICE_LABELS: Record<Choice, string> = { now: "Publish now", schedule: "Schedule", draft: "Cancel schedule" };
@@ -37,6 +38,11 @@ interface PublishControlProps {
   onChange: (change: StatusChange) => Promise<unknown>;
   /** Where focus goes once a panel closes (the field a refused save is about), instead of its button. */
   onCloseAutoFocus: (event: Event) => void;
+  /**
+   * The email to subscribers (docs/newsletters.md, Emailing a post): offered while the blog has never
+   * been public, `checked` as stored; `blogId` once saved, for a test email.
+   */
+  email: { offered: boolean; checked: boolean; blogId?: string };
 }
 
 export function PublishControl(props: PublishControlProps) {
@@ -63,21 +69,25 @@ export function PublishControl(props: PublishControlProps) {
   return <PublishPanel {...props} status={status} />;
 }
 
-function PublishPanel({ status, publishAt, publicPath, busy, onChange, onCloseAutoFocus }: PublishControlProps & { status: "draft" | "scheduled" }) {
+function PublishPanel({ status, publishAt, publicPath, busy, onChange, onCloseAutoFocus, email }: PublishControlProps & { status: "draft" | "scheduled" }) {
   const scheduled = status === "scheduled";
   const [choice, setChoice] = useState<Choice>(scheduled ? "schedule" : "now");
   const [when, setWhen] = useState(toLocalInput(publishAt));
   const [whenError, setWhenError] = useState("");
+  const [emailOn, setEmailOn] = useState(email.checked);
+  const audience = useAudience(email.offered);
   const at = when ? new Date(when) : null;
+  // The checkbox is shown (and its choice sent) only when there is someone to email.
+  const emailShown = email.offered && audience !== undefined && audience > 0;
+  const recipients = emailShown && emailOn ? formatSubscriberCount(audience) : null;
 
   const sentence: Record<Choice, ReactNode> = {
     now: (
       <>
-        It will be public at <span className="font-mono break-all">{publicPath}</span> now
-        {/* Subscribers (a later release): ", and emailed to N subscribers" joins this sentence and the next. */}.
+        It will be public at <span className="font-mono break-all">{publicPath}</span> now{recipients && ` and emailed to ${recipients}`}.
       </>
     ),
-    schedule: at ? <>It will become public {onDateAtTime(at)}.</> : <>Choose when it becomes public.</>,
+    schedule: at ? <>It will become public {onDateAtTime(at)}{recipients && `, and be emailed to ${recipients} then`}.</> : <>Choose when it becomes public.</>,
     draft: <>It goes back to being a draft: nothing will be published.</>,
   };
 
@@ -87,7 +97,9 @@ function PublishPanel({ status, publishAt, publicPath, busy, onChange, onCloseAu
       setWhenError("Choose a moment in the future.");
       return false;
     }
-    await onChange(choice === "now" ? { isPublic: true } : choice === "schedule" ? { isPublic: false, publishAt: fromLocalInput(when)! } : { isPublic: false, publishAt: null });
+    const change: StatusChange =
+      choice === "now" ? { isPublic: true } : choice === "schedule" ? { isPublic: false, publishAt: fromLocalInput(when)! } : { isPublic: false, publishAt: null };
+    await onChange(emailShown ? { ...change, emailSubscribers: emailOn } : change);
     return true;
   };
 
@@ -128,6 +140,7 @@ function PublishPanel({ status, publishAt, publicPath, busy, onChange, onCloseAu
           </Field>
         </div>
       )}
+      {email.offered && choice !== "draft" && <EmailChoice audience={audience} checked={emailOn} onCheckedChange={setEmailOn} blogId={email.blogId} />}
       <p className="mt-3 font-medium text-slate-900" data-testid="publish-sentence">
         {sentence[choice]}
       </p>

@@ -3,6 +3,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
+import { newslettersRouter } from "./routers/newsletters";
 import { publicationRouter } from "./routers/publication";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   images: imagesRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
+  newsletters: newslettersRouter,
   publication: publicationRouter,
   tags: tagsRouter,
   usage: usageRouter,

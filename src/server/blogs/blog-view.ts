@@ -6,7 +6,7 @@ import type { Db } from "~/server/db";
 /**
  * A blog as the API shows it (docs/api.md, the blog object), timestamps as ISO 8601. Its one
  * definition is the database function blog_api_view (the publishing migration, its cover since
- * the blog_cover_image one): the list, the single reads, the writes' answers and the webhook
+ * the blog_cover_image one, its email since the blog_api_view_newsletter one): the list, the single reads, the writes' answers and the webhook
  * payloads all select it.
  */
 export interface BlogView {
@@ -22,6 +22,10 @@ export interface BlogView {
   tags: string[];
   /** The id of the account's image shown with the blog, or null. */
   coverImage: string | null;
+  /** Whether the blog is to be emailed to the account's subscribers when it first becomes public (docs/newsletters.md). */
+  emailSubscribers: boolean;
+  /** When its email started, or null: set once, by the database, in the write that first makes it public. */
+  emailedAt: string | null;
   status: BlogStatus;
   publishAt: string | null;
   publishedAt: string | null;

@@ -20,6 +20,8 @@ export interface NewBlog {
   publishAt?: Date | null;
   /** An image id, checked here to be one the caller may see (./cover-image.ts); null or absent: none. */
   coverImage?: string | null;
+  /** Email the blog to the account's subscribers when it first becomes public (docs/newsletters.md). */
+  emailSubscribers?: boolean;
 }
 
 /**

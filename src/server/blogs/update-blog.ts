@@ -1,4 +1,5 @@
 import "server-only";
+import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import { isUniqueViolation } from "~/server/db/prisma-errors";
@@ -28,6 +29,7 @@ export async function updateBlog(
   try {
     return await writeAs(db, source, async (tx) => {
       if (precondition) await assertPrecondition(tx, scope, id, precondition);
+      if (changes.emailSubscribers !== undefined) await assertEmailChoiceOpen(tx, scope, id, changes.emailSubscribers);
       const { coverImage, ...fields } = changes;
       const cover = await coverImageColumn(tx, scope, coverImage);
       const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: { ...fields, ...cover } });
@@ -41,6 +43,29 @@ export async function updateBlog(
     if (isUniqueViolation(error) && changes.blogSlug !== undefined) throw slugConflict(changes.blogSlug);
     throw error;
   }
+}
+
+/**
+ * emailSubscribers is writable until sent (docs/newsletters.md, Emailing a post): once the blog has
+ * been public (the email, if asked for, went then) or emailed, a change is refused; the current
+ * value sent back is not a change. The row is locked so a publication cannot slip in between.
+ */
+async function assertEmailChoiceOpen(tx: Prisma.TransactionClient, scope: BlogScope, id: string, wanted: boolean): Promise<void> {
+  const [blog] = await tx.$queryRawUnsafe<{ emailSubscribers: boolean; publishedAt: Date | null; emailedAt: Date | null }[]>(
+    `SELECT "emailSubscribers", "publishedAt", "emailedAt" FROM "blog" WHERE "id" = $1 AND "userId" = $2${scope.apiAccessOnly ? ` AND "allowApiAccess"` : ""} FOR UPDATE`,
+    id,
+    scope.accountId,
+  );
+  // An unknown blog is the update's own RESOURCE_NOT_FOUND.
+  if (!blog || blog.emailSubscribers === wanted || (!blog.publishedAt && !blog.emailedAt)) return;
+  throw new DomainError(
+    "INVALID_PARAMETER",
+    "Invalid parameter: emailSubscribers",
+    blog.emailedAt
+      ? "emailSubscribers can no longer change: the blog has already been emailed to subscribers"
+      : "emailSubscribers can no longer change: the blog has already been published (a post is emailed only when it first becomes public)",
+    "emailSubscribers",
+  );
 }
 
 function scheduleOfPublicBlog(): DomainError {

@@ -5,6 +5,7 @@ import { deleteBlogProcedure } from "./delete-blog";
 import { getBlogProcedure } from "./get-blog";
 import { getBlogBySlugProcedure } from "./get-blog-by-slug";
 import { listBlogsProcedure } from "./list-blogs";
+import { getNewsletterProcedure } from "./newsletter";
 import { previewsRouter } from "./previews";
 import { getRevisionProcedure, listRevisionsProcedure, restoreRevisionProcedure } from "./revisions";
 import { editorUpdateBlogProcedure, patchBlogProcedure, putBlogProcedure } from "./update-blog";
@@ -18,6 +19,7 @@ export const blogsRouter = createTRPCRouter({
   update: putBlogProcedure,
   patch: patchBlogProcedure,
   delete: deleteBlogProcedure,
+  newsletter: getNewsletterProcedure,
   previews: previewsRouter,
   editor: createTRPCRouter({ create: editorCreateBlogProcedure, update: editorUpdateBlogProcedure }),
   revisions: createTRPCRouter({ list: listRevisionsProcedure, get: getRevisionProcedure, restore: restoreRevisionProcedure }),

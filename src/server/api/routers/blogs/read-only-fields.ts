@@ -14,8 +14,8 @@ export function splitBlogInput<T extends ReadOnlyFields>(
   scope: BlogScope,
   input: T,
 ): { changes: Omit<T, keyof ReadOnlyFields> & { allowApiAccess?: boolean }; readOnly: ReadOnlyFields } {
-  const { id, createdAt, updatedAt, allowApiAccess, status, publishedAt, ...changes } = input;
-  if (scope.apiAccessOnly) return { changes, readOnly: { id, createdAt, updatedAt, allowApiAccess, status, publishedAt } };
+  const { id, createdAt, updatedAt, allowApiAccess, status, publishedAt, emailedAt, ...changes } = input;
+  if (scope.apiAccessOnly) return { changes, readOnly: { id, createdAt, updatedAt, allowApiAccess, status, publishedAt, emailedAt } };
   return { changes: { ...changes, allowApiAccess }, readOnly: {} };
 }
 
@@ -27,7 +27,7 @@ export function assertReadOnlyFieldsUnchanged(sent: ReadOnlyFields, current: Blo
   if (sent.allowApiAccess === false) {
     throw readOnly("allowApiAccess", "allowApiAccess is changed only in the dashboard (blog settings, Allow API Access)");
   }
-  for (const field of ["id", "status", "createdAt", "updatedAt", "publishedAt"] as const) {
+  for (const field of ["id", "status", "createdAt", "updatedAt", "publishedAt", "emailedAt"] as const) {
     const value = sent[field];
     if (value === undefined) continue;
     if (!current) throw readOnly(field, `${field} is read-only and set by the server`);

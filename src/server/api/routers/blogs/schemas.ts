@@ -19,6 +19,10 @@ const COVER_IMAGE_DESCRIPTION =
   "The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share " +
   "image and in its feeds; null for none. Deleting the image sets it to null";
 
+const EMAIL_SUBSCRIBERS_DESCRIPTION =
+  "Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), " +
+  "once; default false. Writable until the blog has been public or emailed";
+
 export const blogSchema = z
   .object({
     id: z.string().meta({ description: "Unique identifier of the blog", readOnly: true }),
@@ -32,6 +36,11 @@ export const blogSchema = z
     seoDescription: z.string(),
     tags: z.array(z.string()).meta({ description: `Tags as written, at most ${MAX_TAGS}; matched by their slug, ignoring case and punctuation` }),
     coverImage: z.string().nullable().meta({ description: COVER_IMAGE_DESCRIPTION }),
+    emailSubscribers: z.boolean().meta({ description: EMAIL_SUBSCRIBERS_DESCRIPTION }),
+    emailedAt: z.iso.datetime().nullable().meta({
+      description: "When the blog's email to subscribers started, ISO 8601 (set once, as it first became public); null if never. See GET /blogs/{blogId}/newsletter",
+      readOnly: true,
+    }),
     status: z.enum(BLOG_STATUSES).meta({
       description: "published: public now; scheduled: not public, publishAt set; draft: neither",
       readOnly: true,
@@ -156,6 +165,10 @@ const writableFields = {
     description: `${COVER_IMAGE_DESCRIPTION}. Another id (unknown, or another account's image) is a 400`,
     example: null,
   }),
+  emailSubscribers: optionalBlogFields.emailSubscribers.meta({
+    description: `${EMAIL_SUBSCRIBERS_DESCRIPTION}: changing it then is a 400 INVALID_PARAMETER (sending the current value is accepted)`,
+    example: false,
+  }),
 };
 
 export const WRITABLE_FIELDS = ["title", ...Object.keys(writableFields)] as const;
@@ -173,6 +186,7 @@ const readOnlyFields = {
   allowApiAccess: strictBoolean("allowApiAccess").optional().meta(READ_ONLY),
   status: z.string({ error: "status must be a string" }).optional().meta(READ_ONLY),
   publishedAt: z.string({ error: "publishedAt must be a string or null" }).nullable().optional().meta(READ_ONLY),
+  emailedAt: z.string({ error: "emailedAt must be a string or null" }).nullable().optional().meta(READ_ONLY),
 };
 
 export const READ_ONLY_FIELDS = Object.keys(readOnlyFields) as (keyof typeof readOnlyFields)[];

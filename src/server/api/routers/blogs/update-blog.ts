@@ -22,7 +22,7 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
       summary: method === "PUT" ? "Update a blog" : "Update a blog (same as PUT)",
       description:
         "Partial update: only the fields sent change, and updatedAt advances. A change to the text fields or tags " +
-        "records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. With If-Match, only if " +
+        "records a revision. Read-only fields (id, status, createdAt, updatedAt, publishedAt, emailedAt, allowApiAccess) may be sent back unchanged; a different value is a 400. emailSubscribers may change only until the blog has been public or emailed (else 400). With If-Match, only if " +
         "the blog's ETag is still the one given (else 412 PRECONDITION_FAILED).",
     },
     errors: ["INVALID_PARAMETER", "RESOURCE_NOT_FOUND", "RESOURCE_CONFLICT", "PRECONDITION_FAILED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
