@@ -4,6 +4,7 @@ import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
 import { publicationRouter } from "./routers/publication";
+import { subscribersRouter } from "./routers/subscribers";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
 import { viewsRouter } from "./routers/views";
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   analytics: analyticsRouter,
   keys: keysRouter,
   publication: publicationRouter,
+  subscribers: subscribersRouter,
   tags: tagsRouter,
   usage: usageRouter,
   views: viewsRouter,
