@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "~/server/common/pagination";
-import { MAX_SEARCH_LENGTH } from "~/shared/blog-fields";
+import { MAX_SEARCH_LENGTH, presenceCheck, requiredMessage } from "~/shared/blog-fields";
 import { SUBSCRIBER_NAME_MAX_LENGTH, SUBSCRIBER_SOURCES, SUBSCRIBER_STATUSES, subscriberSchema as sharedSubscriberSchema } from "~/shared/subscribers";
 import { enumParam, integerParam } from "../../query-params";
 import { pagePaginationSchema, successEnvelope } from "../blogs/schemas";
@@ -38,8 +38,10 @@ export const listSubscribersInput = z.object({
 });
 
 export const createSubscriberInput = z.object({
+  // Missing or blank: MISSING_REQUIRED_FIELD, as a blog's title is (src/server/api/errors.ts).
   email: z
-    .string({ error: "email must be a string" })
+    .string({ error: (issue) => (issue.input == null ? requiredMessage("email") : "email must be a string") })
+    .check(presenceCheck("email"))
     .trim()
     .pipe(z.email({ error: "email must be a valid email address" }).max(254, { error: "email must be at most 254 characters" }))
     .meta({ description: "The address; stored lower-cased", example: "reader@example.com" }),
