@@ -40,6 +40,7 @@ export function SubscribersPanel() {
   const [searchText, setSearchText] = useState("");
   const q = useDeferredValue(searchText.trim());
   const [deleting, setDeleting] = useState<SubscriberView | null>(null);
+  const [notice, setNotice] = useState("");
   const queryClient = useQueryClient();
   const input = { page, limit: PAGE_SIZE, status, q: q || undefined };
   const list = useQuery({
@@ -58,10 +59,15 @@ export function SubscribersPanel() {
   return (
     <div className="space-y-6">
       <SubscriberCounts />
-      <div className="flex flex-wrap gap-3">
-        <AddSubscriberDialog />
-        <ImportDialog />
-        <ExportButton />
+      <div className="space-y-2">
+        <div className="flex flex-wrap gap-3">
+          <AddSubscriberDialog onAdded={setNotice} />
+          <ImportDialog />
+          <ExportButton />
+        </div>
+        <p role="status" className="text-sm text-slate-700 empty:hidden">
+          {notice}
+        </p>
       </div>
       <section aria-labelledby="subscribers-heading" className="space-y-4">
         <h2 id="subscribers-heading" tabIndex={-1} className="text-base font-semibold text-slate-900">
@@ -119,10 +125,10 @@ export function SubscribersPanel() {
               <THead>
                 <tr>
                   <Th>Address</Th>
-                  <Th>Name</Th>
+                  <Th className="hidden sm:table-cell">Name</Th>
                   <Th>Status</Th>
-                  <Th>Source</Th>
-                  <Th>Added</Th>
+                  <Th className="hidden sm:table-cell">Source</Th>
+                  <Th className="hidden sm:table-cell">Added</Th>
                   <Th>
                     <span className="sr-only">Actions</span>
                   </Th>
@@ -131,13 +137,17 @@ export function SubscribersPanel() {
               <TBody>
                 {data.subscribers.map((subscriber) => (
                   <Tr key={subscriber.id}>
-                    <Td className="font-medium break-all text-slate-900">{subscriber.email}</Td>
-                    <Td className="text-slate-700">{subscriber.name}</Td>
+                    {/* On a phone the name goes under the address, and source and date are left out: the row fits without scrolling. */}
+                    <Td className="font-medium text-slate-900 [overflow-wrap:anywhere]">
+                      {subscriber.email}
+                      {subscriber.name && <span className="block font-normal text-slate-700 sm:hidden">{subscriber.name}</span>}
+                    </Td>
+                    <Td className="hidden text-slate-700 sm:table-cell">{subscriber.name}</Td>
                     <Td>
                       <Badge tone={STATUS_TONES[subscriber.status]}>{STATUS_LABELS[subscriber.status]}</Badge>
                     </Td>
-                    <Td className="text-slate-700">{subscriber.source}</Td>
-                    <Td className="whitespace-nowrap text-slate-700">
+                    <Td className="hidden text-slate-700 sm:table-cell">{subscriber.source}</Td>
+                    <Td className="hidden whitespace-nowrap text-slate-700 sm:table-cell">
                       <LocalTime iso={subscriber.createdAt} />
                     </Td>
                     <Td className="text-right">
@@ -202,8 +212,11 @@ function SubscriberCounts() {
           </div>
         ))}
         <div>
-          <dt className="text-sm text-slate-600">All, of your plan&apos;s {quota.toLocaleString("en-US")}</dt>
-          <dd className="text-2xl font-semibold text-slate-900 tabular-nums">{c.total.toLocaleString("en-US")}</dd>
+          <dt className="text-sm text-slate-600">All</dt>
+          <dd className="text-2xl font-semibold text-slate-900 tabular-nums">
+            {c.total.toLocaleString("en-US")}{" "}
+            <span className=" text-sm font-normal text-slate-600">of {quota.toLocaleString("en-US")} on your plan</span>
+          </dd>
         </div>
       </dl>
     </Card>
@@ -212,17 +225,17 @@ function SubscriberCounts() {
 
 const ADD_FIELDS = ["email", "name"] as const;
 
-function AddSubscriberDialog() {
+/** `onAdded` gets the sentence saying what became of the address. */
+function AddSubscriberDialog({ onAdded }: { onAdded: (notice: string) => void }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<(typeof ADD_FIELDS)[number] | "form", string>>>({});
-  const [notice, setNotice] = useState("");
   const add = useMutation({
     mutationFn: (input: { email: string; name: string }) => api.subscribers.add.mutate(input),
     onSuccess: ({ subscriber, created }) => {
       void refreshSubscribers(queryClient);
       // An address already there comes back as it is (docs/newsletters.md): say so rather than "added".
-      setNotice(created ? `Added ${subscriber.email}.` : `${subscriber.email} was already on your list (${STATUS_LABELS[subscriber.status].toLowerCase()}); it was left as it is.`);
+      onAdded(created ? `Added ${subscriber.email}.` : `${subscriber.email} was already on your list (${STATUS_LABELS[subscriber.status].toLowerCase()}); it was left as it is.`);
       setOpen(false);
     },
     onError: (e) => setErrors(fieldErrors(e, ADD_FIELDS)),
@@ -236,51 +249,46 @@ function AddSubscriberDialog() {
   }
 
   return (
-    <>
-      <DialogPrimitive.Root
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          setErrors({});
-          if (next) setNotice("");
-        }}
-      >
-        <DialogPrimitive.Trigger asChild>
-          <Button>Add subscriber</Button>
-        </DialogPrimitive.Trigger>
-        <DialogPrimitive.Portal>
-          <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
-          <DialogPrimitive.Content className={DIALOG_CONTENT}>
-            <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">Add a subscriber</DialogPrimitive.Title>
-            <DialogPrimitive.Description className="mt-2 text-sm text-slate-600">
-              Add only someone who asked for your posts: they are active at once, with no confirmation email.
-            </DialogPrimitive.Description>
-            <form onSubmit={onSubmit} noValidate className="mt-4 space-y-2">
-              <Field label="Email address" error={errors.email}>
-                {(props) => <Input {...props} name="email" type="email" autoComplete="off" required />}
-              </Field>
-              <Field label="Name" hint="Optional." error={errors.name}>
-                {(props) => <Input {...props} name="name" maxLength={SUBSCRIBER_NAME_MAX_LENGTH} autoComplete="off" />}
-              </Field>
-              <p role="alert" className="text-sm text-red-600">
-                {errors.form}
-              </p>
-              <div className="flex justify-end gap-3">
-                <DialogPrimitive.Close asChild>
-                  <Button variant="secondary">Cancel</Button>
-                </DialogPrimitive.Close>
-                <Button type="submit" loading={add.isPending}>
-                  Add
-                </Button>
-              </div>
-            </form>
-          </DialogPrimitive.Content>
-        </DialogPrimitive.Portal>
-      </DialogPrimitive.Root>
-      <p role="status" className="basis-full text-sm text-slate-700 empty:hidden">
-        {notice}
-      </p>
-    </>
+    <DialogPrimitive.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setErrors({});
+        if (next) onAdded("");
+      }}
+    >
+      <DialogPrimitive.Trigger asChild>
+        <Button>Add subscriber</Button>
+      </DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className={DIALOG_OVERLAY} />
+        <DialogPrimitive.Content className={DIALOG_CONTENT}>
+          <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">Add a subscriber</DialogPrimitive.Title>
+          <DialogPrimitive.Description className="mt-2 text-sm text-slate-600">
+            Add only someone who asked for your posts: they are active at once, with no confirmation email.
+          </DialogPrimitive.Description>
+          <form onSubmit={onSubmit} noValidate className="mt-4 space-y-2">
+            <Field label="Email address" error={errors.email}>
+              {(props) => <Input {...props} name="email" type="email" autoComplete="off" required />}
+            </Field>
+            <Field label="Name" hint="Optional." error={errors.name}>
+              {(props) => <Input {...props} name="name" maxLength={SUBSCRIBER_NAME_MAX_LENGTH} autoComplete="off" />}
+            </Field>
+            <p role="alert" className="text-sm text-red-600">
+              {errors.form}
+            </p>
+            <div className="flex justify-end gap-3">
+              <DialogPrimitive.Close asChild>
+                <Button variant="secondary">Cancel</Button>
+              </DialogPrimitive.Close>
+              <Button type="submit" loading={add.isPending}>
+                Add
+              </Button>
+            </div>
+          </form>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
   );
 }
 
