@@ -215,7 +215,7 @@ function SubscriberCounts() {
           <dt className="text-sm text-slate-600">All</dt>
           <dd className="text-2xl font-semibold text-slate-900 tabular-nums">
             {c.total.toLocaleString("en-US")}{" "}
-            <span className=" text-sm font-normal text-slate-600">of {quota.toLocaleString("en-US")} on your plan</span>
+            <span className="block text-sm font-normal text-slate-600 sm:inline">of {quota.toLocaleString("en-US")} on your plan</span>
           </dd>
         </div>
       </dl>
