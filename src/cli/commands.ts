@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { createAccount } from "~/server/accounts/create-account";
 import { findAccountByEmail } from "~/server/accounts/find-account";
 import { PLANS } from "~/shared/plans";
@@ -14,6 +14,11 @@ import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, set
 import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
 import { DEFAULT_GRACE, GRACE_OPTIONS } from "~/shared/key-grace";
 import { WEBHOOK_EVENT_TYPES } from "~/shared/webhook-events";
+import { DomainError } from "~/server/common/domain-error";
+import { MAX_PAGE_SIZE, paginate } from "~/server/common/pagination";
+import { parseSubscriberCsv, subscribersCsv } from "~/server/subscribers/csv";
+import { addSubscriber, allSubscribers, importSubscribers, listSubscribers } from "~/server/subscribers/subscribers";
+import { normalizeSubscriberEmail, SUBSCRIBER_STATUSES, subscriberEmailSchema, subscriberNameSchema } from "~/shared/subscribers";
 
 type Flags<R extends string, O extends string> = Record<R, string> & Partial<Record<O, string>>;
 
@@ -120,7 +125,71 @@ export const COMMANDS: Record<string, Command> = {
     required: ["id"],
     run: (db, { id }) => deleteWebhookEndpoint(db, { id }),
   }),
+  "subscribers list": command({
+    usage: `subscribers list --email E [--status ${SUBSCRIBER_STATUSES.join("|")}] [--q TEXT] [--page N] [--limit 1-${MAX_PAGE_SIZE}]`,
+    required: ["email"],
+    optional: ["status", "q", "page", "limit"],
+    async run(db, { email, status, q, page = "1", limit = "50" }) {
+      const account = await findAccountByEmail(db, email);
+      const known = SUBSCRIBER_STATUSES.find((s) => s === status);
+      if (status !== undefined && !known) throw new Error(`--status must be one of: ${SUBSCRIBER_STATUSES.join(", ")}`);
+      const query = { page: positiveInteger("page", page, Infinity), limit: positiveInteger("limit", limit, MAX_PAGE_SIZE), status: known, q: q?.trim() || undefined };
+      const { subscribers, total } = await listSubscribers(db, account.id, query);
+      return { subscribers, pagination: paginate(query.page, query.limit, total) };
+    },
+  }),
+  "subscribers add": command({
+    usage: "subscribers add --email E --address A [--name N]",
+    required: ["email", "address"],
+    optional: ["name"],
+    async run(db, { email, address, name }) {
+      if (!subscriberEmailSchema.safeParse(normalizeSubscriberEmail(address)).success) throw new Error(`--address is not a valid email address: ${address}`);
+      if (name !== undefined && !subscriberNameSchema.safeParse(name).success) throw new Error("--name must be at most 200 characters");
+      const account = await findAccountByEmail(db, email);
+      return addSubscriber(db, account, { email: address, name, source: "import", unbounded: true });
+    },
+  }),
+  "subscribers import": command({
+    usage: "subscribers import --email E --file F.csv",
+    required: ["email", "file"],
+    async run(db, { email, file }) {
+      const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read ${file}: ${error.code ?? error.message}`);
+      });
+      let parsed: ReturnType<typeof parseSubscriberCsv>;
+      try {
+        parsed = parseSubscriberCsv(text);
+      } catch (error) {
+        // The domain's refusal says what is wrong in its details.
+        throw error instanceof DomainError ? new Error(`${file}: ${error.details ?? error.message}`) : error;
+      }
+      const account = await findAccountByEmail(db, email);
+      const { layout, entries, invalid } = parsed;
+      return { layout, ...(await importSubscribers(db, account, entries, invalid, { unbounded: true })) };
+    },
+  }),
+  "subscribers export": command({
+    usage: "subscribers export --email E --file F.csv",
+    required: ["email", "file"],
+    async run(db, { email, file }) {
+      const account = await findAccountByEmail(db, email);
+      const parts: string[] = [];
+      let count = 0;
+      for await (const batch of allSubscribers(db, account.id)) {
+        parts.push(subscribersCsv(batch, parts.length === 0));
+        count += batch.length;
+      }
+      await writeFile(file, parts.length > 0 ? parts.join("") : subscribersCsv([], true));
+      return { file, subscribers: count };
+    },
+  }),
 };
+
+function positiveInteger(flag: string, value: string, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`--${flag} must be an integer from 1${Number.isFinite(max) ? ` to ${max}` : ""}`);
+  return n;
+}
 
 async function readJson(file: string): Promise<unknown> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {

@@ -19,6 +19,11 @@ blogs import reads a JSON array of blog objects (title required; blogSlug, descr
 isPublic, allowApiAccess, seoTitle, seoDescription, createdAt, updatedAt optional). A bad entry is
 named by its index in the array (from 0) and nothing is imported.
 
+subscribers import reads a CSV export of Substack, Ghost or Mailchimp, or email[,name] lines (at
+most 5 MB and 50,000 rows); subscribers add and import make addresses active at once (the operator
+attests consent), are not bound by the plan's quota, and leave addresses already there as they are.
+subscribers export writes email,name,status,source,created_at,confirmed_at,unsubscribed_at.
+
 domain verify marks the publication's custom domain verified without DNS (it must be the domain
 the owner set); it is served within 10 seconds.
 

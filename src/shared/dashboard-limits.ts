@@ -10,3 +10,10 @@ export const MAX_BATCH_CALLS = 10;
 export const UPLOAD_PROCEDURE = "images.upload";
 /** Sent with the upload, a form: no HTML form can set it, as none can send JSON (docs/security.md, Requests from other sites). */
 export const UPLOAD_REQUEST_HEADER = { name: "X-Requested-With", value: "XMLHttpRequest" } as const;
+
+/**
+ * The subscriber import sends its CSV file (at most 5 MB: src/server/subscribers/csv.ts) as a JSON
+ * string, alone: this many bytes leave room for JSON's escapes of quotes and line ends.
+ */
+export const SUBSCRIBER_IMPORT_PROCEDURE = "subscribers.import";
+export const MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES = 12 * 1024 * 1024;

@@ -21,9 +21,11 @@ import type { AppRouter } from "~/server/api/root";
 interface EntityTagContext {
   ifMatch?: string;
   onEntityTag?: (tag: string | null) => void;
+  /** Sent alone, to the procedure's own path: a call whose body may exceed a batch's limit (src/shared/dashboard-limits.ts). */
+  alone?: true;
 }
 
-const usesEntityTags = (context: EntityTagContext) => context.ifMatch !== undefined || context.onEntityTag !== undefined;
+const goesAlone = (context: EntityTagContext) => context.alone || context.ifMatch !== undefined || context.onEntityTag !== undefined;
 
 /** Hands a successful answer's ETag to the call's `onEntityTag`. */
 const entityTagLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
@@ -43,7 +45,7 @@ export const api = createTRPCClient<AppRouter>({
   links: [
     entityTagLink,
     splitLink({
-      condition: (op) => usesEntityTags(op.context as EntityTagContext),
+      condition: (op) => goesAlone(op.context as EntityTagContext),
       true: httpLink({
         url: "/api/trpc",
         headers: ({ op }): Record<string, string> => {

@@ -104,6 +104,7 @@ async function runSuite(key: string, parameters: "required" | "every"): Promise<
     if (json?.data?.blog) Object.assign(variables, { blogId: json.data.blog.id, blogSlug: json.data.blog.blogSlug });
     if (json?.data?.revisions?.[0]) variables.revisionId = json.data.revisions[0].id;
     if (json?.data?.image) variables.imageId = json.data.image.id;
+    if (json?.data?.subscriber) variables.subscriberId = json.data.subscriber.id;
     results.push({ label, status: response.status, expected, problem });
   }
   return results;
@@ -182,6 +183,7 @@ describe("a Postman collection converted from the served document, as Portman co
       if (json?.data?.blog) Object.assign(variables, { blogId: json.data.blog.id, blogSlug: json.data.blog.blogSlug });
       if (json?.data?.revisions?.[0]) variables.revisionId = json.data.revisions[0].id;
       if (json?.data?.image) variables.imageId = json.data.image.id;
+      if (json?.data?.subscriber) variables.subscriberId = json.data.subscriber.id;
       results.push({ request: `${request.method} ${templateOf(request)} ${isFile ? "an image" : (body ?? "")}`, status: response.status, answer: text });
     }
     expect(results.filter((result) => result.status === 400 || result.status === 422)).toEqual([]);

@@ -56,6 +56,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
     const revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId }, select: { id: true } })).id;
     const png = { body: (await fixtures.png()) as never, headers: { "content-type": "image/png", "idempotency-key": "contract-image" } };
     const imageId = (await call("/images", { key: account.key, method: "POST", headers: { "content-type": "image/png" }, body: (await fixtures.webp()) as never })).json.data?.image.id;
+    const subscriberId = (await db().subscriber.create({ data: { userId: account.id, email: "leaving@example.com", source: "form", unsubscribeToken: `contract-${account.id}` } })).id;
     const requests: [string, string, string, { body?: string; headers?: Record<string, string> }?][] = [
       ["GET", "/blogs", "/blogs?limit=5"],
       ["GET", "/blogs/{blogId}", `/blogs/${blogId}`],
@@ -79,6 +80,10 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["GET", "/images", "/images?limit=5"],
       ["GET", "/images/{imageId}", `/images/${imageId}`],
       ["DELETE", "/images/{imageId}", `/images/${imageId}`],
+      ["GET", "/subscribers", "/subscribers?status=active&q=example"],
+      ["POST", "/subscribers", "/subscribers", { body: JSON.stringify({ email: "contract@example.com", name: "Contract" }), headers: json }],
+      ["POST", "/subscribers", "/subscribers", { body: JSON.stringify({ email: "contract@example.com" }), headers: json }],
+      ["DELETE", "/subscribers/{subscriberId}", `/subscribers/${subscriberId}`],
     ];
     const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...new Set(requests.map(([method, template]) => `${method} ${template}`))].sort()).toEqual(documentedOperations.sort());
@@ -102,6 +107,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["GET", "/blogs", call("/blogs?limit=0", { key: own.key })],
       ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: JSON.stringify({ title: "x".repeat(201) }) })],
       ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: "{}" })],
+      ["POST", "/subscribers", call("/subscribers", { key: own.key, method: "POST", headers: json, body: JSON.stringify({ email: "not an address" }) })],
+      ["DELETE", "/subscribers/{subscriberId}", call("/subscribers/nope", { key: own.key, method: "DELETE" })],
       ["GET", "/blogs", call("/blogs")],
       ["DELETE", "/blogs/{blogId}", call("/blogs/nope", { key: readOnly, method: "DELETE" })],
       ["GET", "/rate_limit", call("/rate_limit", { key: `${own.key}x` })],
@@ -132,6 +139,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["/views", "/views"],
       ["/images", "/images"],
       ["/images/{imageId}", `/images/${await seedImage(own.id)}`],
+      ["/subscribers", "/subscribers"],
       ["/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
       ["/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
       ["/blogs/{blogId}/newsletter", `/blogs/${blogId}/newsletter`],

@@ -1,7 +1,7 @@
 // The operator CLI run as operators run it: a subprocess on a database of its own. Each run costs
 // a tsx start (about a second), so independent runs go in parallel.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -415,5 +415,40 @@ describe("domain verify", () => {
     expect(verified).toEqual({ domain, verifiedAt: expect.any(String) });
     const row = await db.publication.findUniqueOrThrow({ where: { userId: account.id } });
     expect(row.domainVerifiedAt?.toISOString()).toBe(verified.verifiedAt);
+  });
+});
+
+describe("subscribers", () => {
+  it("adds, imports a CSV export with its report, lists and exports an account's subscribers", async () => {
+    const owner = await seedAccount("newsletter");
+    const added = await succeeds("subscribers", "add", "--email", owner.email, "--address", " Ann@Example.com ", "--name", "Ann");
+    expect(added).toMatchObject({ created: true, subscriber: { email: "ann@example.com", name: "Ann", status: "active", source: "import" } });
+    const ghost = await jsonFile(
+      "members.csv",
+      [
+        "id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers",
+        "1,ann@example.com,Ann,,true,false,,2024-01-01T00:00:00.000Z,,,",
+        "2,bob@example.com,Bob,,false,false,,2024-01-01T00:00:00.000Z,,,",
+        "3,broken,,,true,false,,,,,",
+      ].join("\n"),
+    );
+    const [report, badAddress, notCsv] = await Promise.all([
+      succeeds("subscribers", "import", "--email", owner.email, "--file", ghost),
+      cli("subscribers", "add", "--email", owner.email, "--address", "nobody"),
+      jsonFile("notes.csv", "title,body\nHi,there\n").then((file) => cli("subscribers", "import", "--email", owner.email, "--file", file)),
+    ]);
+    expect(report).toEqual({ layout: "ghost", added: 0, addedUnsubscribed: 1, alreadyThere: 1, skipped: [{ line: 4, email: "broken", reason: "invalid address" }] });
+    expectFailure(badAddress, "--address is not a valid email address");
+    expectFailure(notCsv, "No email column");
+
+    const listed = await succeeds("subscribers", "list", "--email", owner.email, "--status", "unsubscribed");
+    expect((listed.subscribers as { email: string }[]).map((s) => s.email)).toEqual(["bob@example.com"]);
+    expect(listed.pagination).toMatchObject({ total: 1, page: 1 });
+
+    const file = join(tempDir, "export.csv");
+    expect(await succeeds("subscribers", "export", "--email", owner.email, "--file", file)).toEqual({ file, subscribers: 2 });
+    const lines = (await readFile(file, "utf8")).trim().split("\n");
+    expect(lines[0]).toBe("email,name,status,source,created_at,confirmed_at,unsubscribed_at");
+    expect(lines.slice(1).map((line) => line.split(",").slice(0, 4).join(",")).sort()).toEqual(["ann@example.com,Ann,active,import", "bob@example.com,Bob,unsubscribed,import"]);
   });
 });

@@ -25,7 +25,7 @@ import { cameraJpeg } from "../images/fixtures";
 const README = new URL("../../README.md", import.meta.url);
 /** What a reader has in the directory they run the commands from (the project's), and what the commands leave there. */
 const BROUGHT = "photo.jpg";
-const LEFT = ["photo.jpg", "blogs.json"];
+const LEFT = ["photo.jpg", "blogs.json", "subscribers.csv", "subscribers-export.csv"];
 
 let scratch: ScratchDatabase;
 let server: RunningServer;
@@ -89,5 +89,6 @@ describe("the README's commands", () => {
     expect([...stdout.matchAll(/HTTP\/1\.1 (\d+)/g)].map((match) => match[1])).toEqual(["200"]);
     expect(stdout).toContain("<title><![CDATA[Hello world]]></title>");
     expect(stdout).toContain('"imported": 1');
+    expect(stdout).toMatch(/"added": 1,\s+"addedUnsubscribed": 0,\s+"alreadyThere": 1/);
   }, 240_000);
 });

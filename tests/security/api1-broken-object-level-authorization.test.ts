@@ -29,6 +29,7 @@ let annDeliveryId: string;
 let annRevision: string;
 let annPreviewLink: string;
 let annImage: string;
+let annSubscriber: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -36,6 +37,7 @@ const HIDDEN_SLUG = "ann-hidden-slug";
 const ANN_ONLY_TAG = "Ann only tag";
 const ANN_PUBLICATION = "Ann's private gazette";
 const ANN_DOMAIN = "gazette-of-ann.example.test";
+const ANN_READER = "reader-of-ann@example.test";
 
 beforeAll(async () => {
   [ann, bob] = await Promise.all([createTestAccount("pro"), createTestAccount("free")]);
@@ -57,6 +59,7 @@ beforeAll(async () => {
   const event = await db().webhookEvent.create({ data: { id: `msg_api1${ann.id}`, userId: ann.id, type: "api_key.expiring", data: { id: annKeyId }, dispatchedAt: new Date() } });
   annDeliveryId = (await db().webhookDelivery.create({ data: { eventId: event.id, endpointId: annEndpointId } })).id;
   annImage = await seedImage(ann.id);
+  annSubscriber = (await db().subscriber.create({ data: { userId: ann.id, email: ANN_READER, status: "active", source: "api", unsubscribeToken: `api1-${ann.id}` } })).id;
   await db().publication.create({ data: { userId: ann.id, title: ANN_PUBLICATION, domain: ANN_DOMAIN, domainToken: `blogmgr-verify=${ann.id}` } });
   // Readers of Ann's post, today (UTC), as the views batch writes them.
   const today = new Date(new Date().toISOString().slice(0, 10));
@@ -197,6 +200,17 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   },
   "GET /images/{imageId}": async () => expectNotFound(await call(`/images/${annImage}`, { key: bob.key })),
   "DELETE /images/{imageId}": async () => expectNotFound(await call(`/images/${annImage}`, { key: bob.key, method: "DELETE" })),
+  "GET /subscribers": async () => {
+    expect(JSON.stringify(expectSuccess(await call(`/subscribers?limit=50&q=${ANN_READER}`, { key: bob.key })))).not.toContain(annSubscriber);
+  },
+  "POST /subscribers": async () => {
+    // Ann's reader's address, added by Bob, is Bob's own new subscriber; Ann's is untouched.
+    const answer = await call(`/subscribers?userId=${ann.id}`, { key: bob.key, method: "POST", headers: jsonHeaders, body: JSON.stringify({ email: ANN_READER }) });
+    const subscriber = expectSuccess(answer, 201).subscriber;
+    expect(subscriber.id).not.toBe(annSubscriber);
+    expect((await db().subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).userId).toBe(bob.id);
+  },
+  "DELETE /subscribers/{subscriberId}": async () => expectNotFound(await call(`/subscribers/${annSubscriber}`, { key: bob.key, method: "DELETE" })),
   "GET /rate_limit": async () => {
     // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
     const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
@@ -300,6 +314,28 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   "images.library": async () => {
     const library = (await trpc(bobCookie, "images.library", {})).body.result.data;
     expect(JSON.stringify(library)).not.toContain(annImage);
+  },
+  "subscribers.add": async () => {
+    const { subscriber, created } = (await trpc(bobCookie, "subscribers.add", { email: ANN_READER.toUpperCase() })).body.result.data;
+    expect(subscriber.id).not.toBe(annSubscriber);
+    expect(typeof created).toBe("boolean");
+  },
+  "subscribers.counts": async () => {
+    // Bob's own counts (free plan), however many Ann has.
+    const { counts, quota } = (await trpc(bobCookie, "subscribers.counts")).body.result.data;
+    expect(quota).toBe(1000);
+    expect(counts.total).toBe(await db().subscriber.count({ where: { userId: bob.id } }));
+  },
+  "subscribers.import": async () => {
+    const report = (await trpc(bobCookie, "subscribers.import", { csv: `email\n${ANN_READER}\n` })).body.result.data;
+    expect(report.added + report.alreadyThere).toBe(1);
+    expect(await db().subscriber.count({ where: { email: ANN_READER, userId: bob.id } })).toBe(1);
+  },
+  "subscribers.export": async () => {
+    const { csv } = (await trpc(bobCookie, "subscribers.export")).body.result.data;
+    expect(csv.split("\n").filter((line: string) => line.includes(ANN_READER)).length).toBeLessThanOrEqual(1);
+    expect(csv).not.toContain(annSubscriber);
+    expect(await db().subscriber.count({ where: { userId: ann.id } })).toBe(1);
   },
   "images.deleteMany": async () => {
     expectTrpcNotFound(await trpc(bobCookie, "images.deleteMany", { imageIds: [annImage], force: true }));

@@ -37,6 +37,9 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /images": "read:blogs",
   "GET /images/{imageId}": "read:blogs",
   "DELETE /images/{imageId}": "delete:blogs",
+  "GET /subscribers": "read:subscribers",
+  "POST /subscribers": "write:subscribers",
+  "DELETE /subscribers/{subscriberId}": "write:subscribers",
 };
 
 let owner: TestAccount;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_DOCUMENT_PATH, REST_ROUTES } from "~/server/api/rest/routes";
 import { expectError } from "../api/expect";
@@ -38,9 +39,16 @@ async function validRequest(op: DocumentedOperation) {
   const [blogId] = await seedBlogs(account.id, [{ title: `For ${name(op)}` }]);
   const blog = { id: blogId!, slug: (await call(`/blogs/${blogId}`, { key: account.key })).json.data.blog.blogSlug };
   const revisionId = (await db().blogRevision.findFirstOrThrow({ where: { blogId: blog.id }, select: { id: true } })).id;
-  const path = op.path.replace("{blogId}", blog.id).replace("{blogSlug}", blog.slug).replace("{revisionId}", revisionId).replace("{imageId}", await seedImage(account.id));
+  const subscriberId = (await db().subscriber.create({ data: { userId: account.id, email: `${randomUUID()}@example.com`, source: "form", unsubscribeToken: randomUUID() } })).id;
+  const path = op.path
+    .replace("{blogId}", blog.id)
+    .replace("{blogSlug}", blog.slug)
+    .replace("{revisionId}", revisionId)
+    .replace("{imageId}", await seedImage(account.id))
+    .replace("{subscriberId}", subscriberId);
   if (op.path === "/images" && op.method === "POST") return { path, method: op.method, headers: { "content-type": "image/png" }, body: (await fixtures.png()) as never };
-  const body = ["POST", "PUT", "PATCH"].includes(op.method) ? JSON.stringify({ title: "Inventory" }) : undefined;
+  const fields = op.path === "/subscribers" ? { email: `${randomUUID()}@example.com` } : { title: "Inventory" };
+  const body = ["POST", "PUT", "PATCH"].includes(op.method) ? JSON.stringify(fields) : undefined;
   return { path, method: op.method, headers: { "content-type": "application/json" }, body };
 }
 
@@ -72,7 +80,7 @@ describe("the OpenAPI document and the routes served", () => {
     const paths = [...new Set(operations.map((op) => op.path)), OPENAPI_DOCUMENT_PATH];
     for (const template of paths) {
       const documented = template === OPENAPI_DOCUMENT_PATH ? ["GET"] : operations.filter((op) => op.path === template).map((op) => op.method);
-      const path = template.replace("{blogId}", "some-id").replace("{blogSlug}", "some-slug").replace("{revisionId}", "some-revision").replace("{imageId}", "some-image");
+      const path = template.replace("{blogId}", "some-id").replace("{blogSlug}", "some-slug").replace("{revisionId}", "some-revision").replace("{imageId}", "some-image").replace("{subscriberId}", "some-subscriber");
       for (const method of METHODS.filter((m) => !documented.includes(m))) {
         const response = await call(path, { key: account.key, method, headers: { "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
         expectError(response, 405, "METHOD_NOT_ALLOWED");

@@ -1,9 +1,9 @@
 import { expect } from "vitest";
 import { db } from "./api";
 
-/** An account as stored: its user row, blogs, keys ("Last Used" aside: its own requests move it), webhook endpoints with their deliveries, and images. */
+/** An account as stored: its user row, blogs, keys ("Last Used" aside: its own requests move it), webhook endpoints with their deliveries, images and subscribers. */
 export async function storedObjectsOf(accountId: string) {
-  const [user, blogs, keys, webhookEndpoints, images] = await Promise.all([
+  const [user, blogs, keys, webhookEndpoints, images, subscribers] = await Promise.all([
     db().user.findUniqueOrThrow({ where: { id: accountId } }),
     // With their history and preview links: a refused restore or revoke changes neither.
     db().blog.findMany({
@@ -14,8 +14,9 @@ export async function storedObjectsOf(accountId: string) {
     db().apiKey.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
     db().webhookEndpoint.findMany({ where: { userId: accountId }, orderBy: { id: "asc" }, include: { deliveries: { orderBy: { id: "asc" } } } }),
     db().image.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
+    db().subscriber.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
   ]);
-  return { user, blogs, keys, webhookEndpoints, images };
+  return { user, blogs, keys, webhookEndpoints, images, subscribers };
 }
 
 /** Runs `attempt`, then checks that nothing the account has stored changed. */

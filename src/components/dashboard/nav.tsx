@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/dashboard", label: "Blogs", match: (p: string) => p === "/dashboard" || p.startsWith("/dashboard/blogs") },
   { href: "/dashboard/publication", label: "Publication", match: (p: string) => p.startsWith("/dashboard/publication") },
   { href: "/dashboard/images", label: "Images", match: (p: string) => p.startsWith("/dashboard/images") },
+  { href: "/dashboard/subscribers", label: "Subscribers", match: (p: string) => p.startsWith("/dashboard/subscribers") },
   { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
   { href: "/dashboard/readers", label: "Readers", match: (p: string) => p.startsWith("/dashboard/readers") },

@@ -5,6 +5,7 @@ import { imagesRouter } from "./routers/images";
 import { keysRouter } from "./routers/keys";
 import { newslettersRouter } from "./routers/newsletters";
 import { publicationRouter } from "./routers/publication";
+import { subscribersRouter } from "./routers/subscribers";
 import { tagsRouter } from "./routers/tags";
 import { usageRouter } from "./routers/usage";
 import { viewsRouter } from "./routers/views";
@@ -19,6 +20,7 @@ export const appRouter = createTRPCRouter({
   keys: keysRouter,
   newsletters: newslettersRouter,
   publication: publicationRouter,
+  subscribers: subscribersRouter,
   tags: tagsRouter,
   usage: usageRouter,
   views: viewsRouter,

@@ -26,7 +26,7 @@ export type ListBlogsRow = { total: number } & ({ id: string; sortKey: Date | st
 
 
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
-function containsPattern(text: string): string {
+export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 }
 

@@ -10,7 +10,7 @@ import { entityTag } from "~/server/http/entity-tags";
 import { ApiError } from "../errors";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_DASHBOARD_BODY_BYTES, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
+import { MAX_BATCH_CALLS, MAX_DASHBOARD_BODY_BYTES, MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES, SUBSCRIBER_IMPORT_PROCEDURE, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
 import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
@@ -19,13 +19,20 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
  * permission on their own account), or nobody (every procedure then answers 401). Anything but a
  * GET must come from the app's own pages (src/server/http/same-origin-request.ts). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
- * larger than MAX_DASHBOARD_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES) is refused before any
+ * larger than MAX_DASHBOARD_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES; a subscriber import's:
+ * MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES) is refused before any
  * procedure runs; one that turns out larger is read no further than that. A batch of more than
  * MAX_BATCH_CALLS calls is refused whole.
  */
 export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
   const requestId = crypto.randomUUID();
-  const maxBodyBytes = new URL(req.url).pathname === `/api/trpc/${UPLOAD_PROCEDURE}` ? MAX_IMAGE_REQUEST_BYTES : MAX_DASHBOARD_BODY_BYTES;
+  const path = new URL(req.url).pathname;
+  const maxBodyBytes =
+    path === `/api/trpc/${UPLOAD_PROCEDURE}`
+      ? MAX_IMAGE_REQUEST_BYTES
+      : path === `/api/trpc/${SUBSCRIBER_IMPORT_PROCEDURE}`
+        ? MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES
+        : MAX_DASHBOARD_BODY_BYTES;
   return withRequestId(requestId, async () => {
     // A mutation only from the app's own pages, before the session is even looked at.
     const response = crossOriginRefusal(req) ?? (await fetchRequestHandler({
