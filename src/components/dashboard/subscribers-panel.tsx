@@ -6,7 +6,7 @@ import { useDeferredValue, useRef, useState, type FormEvent } from "react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, EmptyState, Skeleton } from "~/components/ui/card";
-import { ConfirmDialog, DIALOG_CONTENT, DIALOG_OVERLAY } from "~/components/ui/dialog";
+import { ConfirmDialog, DIALOG_CONTENT, DIALOG_OVERLAY, FormDialogActions } from "~/components/ui/dialog";
 import { Field, Input } from "~/components/ui/input";
 import { LocalTime } from "~/components/ui/local-time";
 import { Pagination } from "~/components/ui/pagination";
@@ -277,14 +277,7 @@ function AddSubscriberDialog({ onAdded }: { onAdded: (notice: string) => void })
             <p role="alert" className="text-sm text-red-600">
               {errors.form}
             </p>
-            <div className="flex justify-end gap-3">
-              <DialogPrimitive.Close asChild>
-                <Button variant="secondary">Cancel</Button>
-              </DialogPrimitive.Close>
-              <Button type="submit" loading={add.isPending}>
-                Add
-              </Button>
-            </div>
+            <FormDialogActions submitLabel="Add" busy={add.isPending} />
           </form>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
@@ -348,14 +341,7 @@ function ImportDialog() {
               <Field label="CSV file" error={error}>
                 {(props) => <input {...props} ref={fileRef} type="file" accept=".csv,text/csv" className="block w-full text-sm text-slate-700" />}
               </Field>
-              <div className="flex justify-end gap-3">
-                <DialogPrimitive.Close asChild>
-                  <Button variant="secondary">Cancel</Button>
-                </DialogPrimitive.Close>
-                <Button type="submit" loading={importFile.isPending}>
-                  Import
-                </Button>
-              </div>
+              <FormDialogActions submitLabel="Import" busy={importFile.isPending} />
             </form>
           )}
           {report && (

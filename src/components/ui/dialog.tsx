@@ -77,3 +77,17 @@ export function ConfirmDialog({
     </DialogPrimitive.Root>
   );
 }
+
+/** A form dialog's buttons: Cancel closes it, the form's submit button does its job. */
+export function FormDialogActions({ submitLabel, busy }: { submitLabel: string; busy?: boolean }) {
+  return (
+    <div className="flex justify-end gap-3">
+      <DialogPrimitive.Close asChild>
+        <Button variant="secondary">Cancel</Button>
+      </DialogPrimitive.Close>
+      <Button type="submit" loading={busy}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
