@@ -40,3 +40,9 @@ export const PLAN_SUBSCRIBER_LIMITS: Record<Plan, number> = { free: 1_000, pro: 
 /** A confirmation link works this long after its email; one is sent an address at most every CONFIRMATION_INTERVAL_MS. */
 export const CONFIRMATION_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const CONFIRMATION_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Confirmation emails one publication's form may have sent in an hour, whatever the addresses: an
+ * owner, or anyone posting the form, cannot make it a way to mail strangers in bulk.
+ */
+export const CONFIRMATIONS_PER_PUBLICATION_HOUR = 100;

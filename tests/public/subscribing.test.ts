@@ -6,7 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { subscriberSchema } from "~/shared/subscribers";
+import { getSqlPool } from "~/server/db";
+import { pruneUnconfirmedSubscribers } from "~/server/subscribers/prune";
+import { CONFIRMATIONS_PER_PUBLICATION_HOUR, subscriberSchema } from "~/shared/subscribers";
 import { apiBaseUrl, createTestAccount, db, type TestAccount } from "../support/api";
 import { runCli } from "../support/cli";
 import { emailsTo, waitForEmails, waitForLink } from "../support/mailbox";
@@ -187,6 +189,45 @@ describe("the double opt-in", () => {
     expect(await subscriberOf(free, email)).toBeNull();
     expect(await db().subscriber.count({ where: { userId: free.id } })).toBe(1_000);
     expect(await settledEmailsTo(email)).toEqual([]);
+  });
+
+  it("sends a publication at most 100 confirmations an hour, whatever the addresses: the 101st stays pending, unsent", async () => {
+    const busy = await createTestAccount();
+    const sentAt = new Date(Date.now() - 30 * 60 * 1000);
+    await db().subscriber.createMany({
+      data: Array.from({ length: CONFIRMATIONS_PER_PUBLICATION_HOUR }, (_, i) => ({ userId: busy.id, email: `asked-${i}@example.com`, source: "form" as const, confirmationSentAt: sentAt, unsubscribeToken: randomBytes(24).toString("base64url") })),
+    });
+    const email = address("one-too-many");
+    const response = await subscribe(busy.handle, email);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`/${busy.handle}/subscribe`);
+    expect(await subscriberOf(busy, email)).toMatchObject({ status: "pending", confirmationSentAt: null });
+    expect(await settledEmailsTo(email.toLowerCase())).toEqual([]);
+    // An hour on, the publication may send again.
+    await db().subscriber.updateMany({ where: { userId: busy.id, confirmationSentAt: sentAt }, data: { confirmationSentAt: new Date(Date.now() - 61 * 60 * 1000) } });
+    expect((await subscribe(busy.handle, email)).status).toBe(303);
+    await waitForLink(email.toLowerCase());
+  });
+
+  it("forgets, at the hourly maintenance, pending addresses whose link ran out; keeps the rest", async () => {
+    const account = await createTestAccount();
+    const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    const recent = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    const row = (email: string, status: "pending" | "active" | "unsubscribed", createdAt: Date, confirmationSentAt: Date | null) =>
+      ({ userId: account.id, email, status, source: "form" as const, createdAt, confirmationSentAt, unsubscribeToken: randomBytes(24).toString("base64url") });
+    await db().subscriber.createMany({
+      data: [
+        row("expired@example.com", "pending", old, old),
+        row("never-sent@example.com", "pending", old, null),
+        row("asked-again@example.com", "pending", old, recent),
+        row("new@example.com", "pending", recent, recent),
+        row("active@example.com", "active", old, old),
+        row("left@example.com", "unsubscribed", old, old),
+      ],
+    });
+    await pruneUnconfirmedSubscribers(getSqlPool());
+    const kept = await db().subscriber.findMany({ where: { userId: account.id }, select: { email: true }, orderBy: { email: "asc" } });
+    expect(kept.map((subscriber) => subscriber.email)).toEqual(["active@example.com", "asked-again@example.com", "left@example.com", "new@example.com"]);
   });
 });
 

@@ -8,6 +8,7 @@ import type { Plan } from "~/shared/plans";
 import {
   CONFIRMATION_INTERVAL_MS,
   CONFIRMATION_LINK_TTL_MS,
+  CONFIRMATIONS_PER_PUBLICATION_HOUR,
   normalizeSubscriberEmail,
   PLAN_SUBSCRIBER_LIMITS,
   type SubscriberStatus,
@@ -22,7 +23,7 @@ import { newSubscriberToken, subscriberTokenHash } from "./tokens";
  */
 
 /** What a subscribe form's post did; the reader is told the same whatever it is (no enumeration). */
-export type SubscribeOutcome = "confirmation sent" | "already active" | "bounced" | "too soon" | "capped" | "over quota";
+export type SubscribeOutcome = "confirmation sent" | "already active" | "bounced" | "too soon" | "capped" | "publication capped" | "over quota";
 
 /** Where the publication's links start and how it is named, for the confirmation email. */
 export interface PublicationLinks {
@@ -42,7 +43,8 @@ const CONFIRMABLE: SubscriberStatus[] = ["pending", "unsubscribed"];
  * The subscribe form's post for `address`: the account's subscriber for it, made `pending` (source
  * `form`) when new, under the plan's quota; then a confirmation email, unless the address is
  * active or bounced, had one less than CONFIRMATION_INTERVAL_MS ago, or has received as many
- * emails as it may (src/server/email/recipient-cap.ts). Only the link's hash is kept.
+ * emails as it may (src/server/email/recipient-cap.ts), or the publication has sent about
+ * CONFIRMATIONS_PER_PUBLICATION_HOUR in the last hour. Only the link's hash is kept.
  */
 export async function requestSubscription(db: Db, publication: PublicationLinks, address: string): Promise<SubscribeOutcome> {
   const email = normalizeSubscriberEmail(address);
@@ -55,6 +57,10 @@ export async function requestSubscription(db: Db, publication: PublicationLinks,
   if (subscriber.status === "bounced") return "bounced";
   const resendAfter = new Date(Date.now() - CONFIRMATION_INTERVAL_MS);
   if (subscriber.confirmationSentAt && subscriber.confirmationSentAt > resendAfter) return "too soon";
+  if (!(await withinPublicationCap(db, publication.accountId))) {
+    log.warn({ accountId: publication.accountId }, "confirmation not sent: the publication has sent as many as it may this hour (docs/security.md, The subscribe form)");
+    return "publication capped";
+  }
   if (!(await withinRecipientCap(email))) {
     log.warn({ email: { kind: "confirm-subscription" } }, "email not sent: its address has received as many as it may for now (docs/security.md, Emails per address)");
     return "capped";
@@ -68,6 +74,12 @@ export async function requestSubscription(db: Db, publication: PublicationLinks,
   if (count === 0) return "too soon";
   await queueEmail({ kind: "confirm-subscription", to: email, publication: publication.title, url: confirmationUrl(publication.home, token) });
   return "confirmation sent";
+}
+
+/** Whether the publication has sent fewer than CONFIRMATIONS_PER_PUBLICATION_HOUR confirmations in the last hour. */
+async function withinPublicationCap(db: Db, accountId: string): Promise<boolean> {
+  const sent = await db.subscriber.count({ where: { userId: accountId, confirmationSentAt: { gt: new Date(Date.now() - 60 * 60 * 1000) } } });
+  return sent < CONFIRMATIONS_PER_PUBLICATION_HOUR;
 }
 
 const SUBSCRIBER_STATE = { id: true, status: true, confirmationSentAt: true } as const;

@@ -7,6 +7,7 @@ import type { JobHelpers } from "graphile-worker";
 import type { PoolClient } from "pg";
 import { z } from "zod";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
+import { pruneUnconfirmedSubscribers } from "~/server/subscribers/prune";
 import { NEW_DELIVERY_ID_SQL, queueDeliveryJobsSql } from "./delivery-jobs";
 import { sendWebhook, type AttemptOutcome } from "./send-webhook";
 import { webhookSettings } from "./settings";
@@ -130,8 +131,9 @@ async function disableFailingEndpoints(client: PoolClient, endpointId: string | 
 
 /**
  * Hourly: api_key.expiring once per key, 7 days ahead; endpoints failing 5 days; deliveries kept
- * 30 days; and graphile-worker's idle named queues dropped: each endpoint has
- * WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue.
+ * 30 days; graphile-worker's idle named queues dropped (each endpoint has
+ * WEBHOOK_ENDPOINT_CONCURRENCY of them, and the engine keeps a row per queue); and, not a
+ * webhook's but as hourly, subscribers who never confirmed forgotten (docs/newsletters.md).
  */
 export const maintainWebhooksJob = defineJob({
   name: JOB_NAMES.maintainWebhooks,
@@ -153,6 +155,7 @@ async function maintain(helpers: JobHelpers): Promise<void> {
       [webhookSettings.expiringNoticeMs],
     );
     await disableFailingEndpoints(client, null);
+    await pruneUnconfirmedSubscribers(client);
     // Deliveries and their attempts go with their events.
     await client.query(`DELETE FROM "webhook_event" WHERE "createdAt" < now() - make_interval(secs => $1::double precision / 1000)`, [
       webhookSettings.retentionMs,
