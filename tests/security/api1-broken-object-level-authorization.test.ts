@@ -59,16 +59,13 @@ beforeAll(async () => {
   const event = await db().webhookEvent.create({ data: { id: `msg_api1${ann.id}`, userId: ann.id, type: "api_key.expiring", data: { id: annKeyId }, dispatchedAt: new Date() } });
   annDeliveryId = (await db().webhookDelivery.create({ data: { eventId: event.id, endpointId: annEndpointId } })).id;
   annImage = await seedImage(ann.id);
-  annSubscriber = (await db().subscriber.create({ data: { userId: ann.id, email: ANN_READER, status: "active", source: "api", unsubscribeToken: `api1-${ann.id}` } })).id;
+  // Ann's audience (active and confirmed: her public post's newsletter below is under way to it).
+  annSubscriber = (await db().subscriber.create({ data: { userId: ann.id, email: ANN_READER, status: "active", source: "api", confirmedAt: new Date(), unsubscribeToken: `api1-${ann.id}` } })).id;
   await db().publication.create({ data: { userId: ann.id, title: ANN_PUBLICATION, domain: ANN_DOMAIN, domainToken: `blogmgr-verify=${ann.id}` } });
   // Readers of Ann's post, today (UTC), as the views batch writes them.
   const today = new Date(new Date().toISOString().slice(0, 10));
   await db().blogViewDaily.create({ data: { userId: ann.id, day: today, blogId: annBlog, views: 3 } });
   await db().referrerViewDaily.create({ data: { userId: ann.id, day: today, host: "ann-fans.example", views: 3 } });
-  // Ann's audience, and her public post's newsletter under way.
-  await db().subscriber.create({
-    data: { userId: ann.id, email: "reader-of-ann@example.test", status: "active", source: "api", confirmedAt: new Date(), unsubscribeToken: `api1-${ann.id}` },
-  });
   await db().newsletter.create({ data: { blogId: annBlogs[2]!, userId: ann.id, total: 1 } });
 });
 
