@@ -78,7 +78,7 @@ for (const size of VIEWPORTS) {
       await page.getByLabel("Status").selectOption("");
       await expect(table.getByRole("row")).toHaveCount(5);
       await expectAccessible(page, "Subscribers, listed");
-      await page.screenshot({ path: `docs/screenshots/subscribers-${size.width}.png`, fullPage: true });
+      await page.screenshot({ path: `docs/screenshots/subscribers-${size.width}.png`, fullPage: true, animations: "disabled" });
     });
 
     await test.step("export the list as CSV", async () => {
