@@ -360,8 +360,18 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expect((await db().publication.findUniqueOrThrow({ where: { userId: ann.id } })).domainVerifiedAt).toBeNull();
   },
   "newsletters.audience": async () => {
-    // Bob's own subscribers (none), however many Ann has.
-    expect((await trpc(bobCookie, "newsletters.audience")).body.result.data).toEqual({ active: 0 });
+    // Bob's own active subscribers, made more than Ann's for the count to tell them apart.
+    const extra = ["bob-reader-1@example.test", "bob-reader-2@example.test"];
+    await db().subscriber.createMany({
+      data: extra.map((email) => ({ userId: bob.id, email, status: "active" as const, source: "api" as const, confirmedAt: new Date(), unsubscribeToken: `api1-${email}` })),
+    });
+    try {
+      const [bobs, anns] = await Promise.all([bob.id, ann.id].map((userId) => db().subscriber.count({ where: { userId, status: "active" } })));
+      expect(bobs).not.toBe(anns);
+      expect((await trpc(bobCookie, "newsletters.audience")).body.result.data).toEqual({ active: bobs });
+    } finally {
+      await db().subscriber.deleteMany({ where: { userId: bob.id, email: { in: extra } } });
+    }
   },
   "newsletters.sendTest": async () => {
     for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "newsletters.sendTest", { blogId }));
