@@ -1,4 +1,7 @@
+import { makeWorkerUtils, type JobHelpers } from "graphile-worker";
 import { describe, expect, it, vi } from "vitest";
+import { JOB_NAMES } from "~/server/jobs/definition";
+import { sendNewsletterBatch } from "~/server/newsletters/send";
 import { sendNewsletterTest } from "~/server/newsletters/test-email";
 import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
 import { acceptMailTo, emailsTo, refuseMailTo, refuseMailToForGood, refusedAttempts, waitForEmails } from "../support/mailbox";
@@ -119,5 +122,33 @@ describe("a post's newsletter", () => {
     expect(await db().newsletter.findUnique({ where: { blogId: blogId! } })).toBeNull();
     const other = await createTestAccount();
     await expect(sendNewsletterTest(db(), { userId: other.id, blogId: blogId! })).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+  });
+
+  it("never puts off the next batch of a newsletter whose last claims are still in flight", async () => {
+    // The race CI met: a batch queues its successor for now while another batch, finding only that
+    // first batch's claims open, queues the look at their lease's end; the later must not win.
+    const account = await createTestAccount();
+    const [blogId] = await seedBlogs(account.id, [{ title: "In flight", content: "Hello." }]);
+    const [address] = await seedSubscribers(db(), account.id, ["active"]);
+    const subscriber = await db().subscriber.findFirstOrThrow({ where: { email: address! } });
+    await db().newsletter.create({ data: { blogId: blogId!, userId: account.id, total: 1 } });
+    await db().newsletterDelivery.create({ data: { blogId: blogId!, subscriberId: subscriber.id } });
+    const jobKey = `${JOB_NAMES.sendNewsletter}:${blogId}`;
+    const soon = new Date(Date.now() + 60_000);
+    const utils = await makeWorkerUtils({ connectionString: process.env.DATABASE_URL });
+    try {
+      await utils.addJob(JOB_NAMES.sendNewsletter, { blogId }, { jobKey, runAt: soon });
+      // The two of graphile-worker's helpers a batch uses, on its utilities.
+      const helpers = {
+        withPgClient: (work: Parameters<typeof utils.withPgClient>[0]) => utils.withPgClient(work),
+        addJob: (...args: Parameters<typeof utils.addJob>) => utils.addJob(...args),
+      } as unknown as JobHelpers;
+      await sendNewsletterBatch({ blogId: blogId! }, helpers);
+      const { rows } = await utils.withPgClient((client) => client.query<{ run_at: Date }>("SELECT run_at FROM graphile_worker._private_jobs WHERE key = $1", [jobKey]));
+      expect(rows.map((row) => row.run_at.getTime())).toEqual([soon.getTime()]);
+    } finally {
+      await utils.withPgClient((client) => client.query("DELETE FROM graphile_worker._private_jobs WHERE key = $1", [jobKey]));
+      await utils.release();
+    }
   });
 });

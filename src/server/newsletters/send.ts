@@ -129,9 +129,17 @@ async function finish(helpers: JobHelpers, blogId: string): Promise<boolean> {
   );
 }
 
-/** Queues the next batch (at `runAt`, else now), replacing one already waiting: one at most waits. */
-async function queueNextBatch(helpers: JobHelpers, blogId: string, runAt?: Date): Promise<void> {
-  await helpers.addJob(JOB_NAMES.sendNewsletter, { blogId }, { jobKey: `${JOB_NAMES.sendNewsletter}:${blogId}`, runAt, maxAttempts: 25 });
+/**
+ * Queues the next batch (at `runAt`, else now), replacing one already waiting: one at most waits.
+ * `unlessSooner`: a batch already waiting keeps its time (the look at open claims' lease end must
+ * not put off the batch their own sender queued for now, which ends the newsletter).
+ */
+async function queueNextBatch(helpers: JobHelpers, blogId: string, runAt?: Date, { unlessSooner = false } = {}): Promise<void> {
+  await helpers.addJob(
+    JOB_NAMES.sendNewsletter,
+    { blogId },
+    { jobKey: `${JOB_NAMES.sendNewsletter}:${blogId}`, jobKeyMode: unlessSooner ? "preserve_run_at" : "replace", runAt, maxAttempts: 25 },
+  );
 }
 
 /** Marks a delivery sent (SMTP accepted it) and counts it, unless another batch marked it first. */
@@ -230,7 +238,7 @@ export async function sendNewsletterBatch({ blogId }: { blogId: string }, helper
       `SELECT min("claimedAt") + make_interval(secs => $2) AS "next" FROM "newsletter_delivery" WHERE "blogId" = $1 AND "status" = 'claimed'`,
       [blogId, LEASE_SECONDS],
     );
-    if (rows[0]?.next) await queueNextBatch(helpers, blogId, new Date(Math.max(rows[0].next.getTime(), Date.now()) + 1_000));
+    if (rows[0]?.next) await queueNextBatch(helpers, blogId, new Date(Math.max(rows[0].next.getTime(), Date.now()) + 1_000), { unlessSooner: true });
     return;
   }
   runningBatches++;
