@@ -16,6 +16,7 @@ export const JOB_NAMES = {
   sendEmail: "send_email",
   makeImageVariants: "image_variants",
   sendNewsletter: "newsletter_send",
+  runImport: "import_run",
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
