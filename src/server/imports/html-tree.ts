@@ -16,6 +16,9 @@ export const serializeHtml = (tree: Root | Element): string => toHtml(tree);
 
 export const textOf = (node: Element): string => toString(node).replace(/\s+/g, " ").trim();
 
+/** The text an HTML fragment reads as (entities decoded, tags gone): Substack's CSV titles are HTML-escaped. */
+export const htmlText = (html: string): string => toString(parseHtml(html)).replace(/\s+/g, " ").trim();
+
 export function classesOf(node: Element): string[] {
   const value: unknown = node.properties?.className;
   return Array.isArray(value) ? value.map(String) : typeof value === "string" ? value.split(/\s+/) : [];

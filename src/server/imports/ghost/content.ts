@@ -102,7 +102,10 @@ export function renderCard(type: string, payload: Json, notes: string[]): Segmen
     case "callout": {
       notes.push("a callout card is kept as a quote");
       const emoji = str(payload.calloutEmoji);
-      return html(`<blockquote><p>${emoji ? `${escapeHtml(emoji)} ` : ""}${str(payload.calloutText)}</p></blockquote>`);
+      // Koenig wraps a one-paragraph callout in <p>: the emoji joins that paragraph.
+      const single = /^\s*<p[^>]*>([\s\S]*)<\/p>\s*$/.exec(str(payload.calloutText));
+      const text = single && !/<p[\s>]/.test(single[1]!) ? single[1]! : str(payload.calloutText);
+      return html(`<blockquote><p>${emoji ? `${escapeHtml(emoji)} ` : ""}${text}</p></blockquote>`);
     }
     case "aside":
       return html(`<blockquote>${str(payload.html)}</blockquote>`);
