@@ -219,3 +219,17 @@ describe("Ghost hostile input", () => {
     await refused(path, /escape|malformed|invalid relative path/);
   });
 });
+
+describe("a Ghost post written in Markdown", () => {
+  test("is read from its markdown card as written, ahead of the HTML rendered from it", async () => {
+    const markdown = "Intro with `code`  \nand a hard break.\n\n![A](__GHOST_URL__/content/images/a/b.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+    const mobiledoc = JSON.stringify({ version: "0.3.1", atoms: [], markups: [], cards: [["markdown", { markdown }]], sections: [[10, 0]] });
+    const exported = {
+      db: [{ meta: { version: "5.0.0" }, data: { posts: [{ id: "p1", title: "Verbatim", slug: "verbatim", type: "post", status: "draft", html: "<p>Rendered, lossy</p>", mobiledoc }], tags: [], posts_tags: [] } }],
+    };
+    const source = await openGhostExport(await scratchFile("export.json", JSON.stringify(exported)));
+    const [post] = posts(await itemsOf(source));
+    await source.close();
+    expect(post!.markdown).toBe(markdown.replace("__GHOST_URL__", ""));
+  });
+});

@@ -22,6 +22,28 @@ type Json = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === "string" ? value : "");
 const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The Markdown of a mobiledoc that is one markdown card and nothing else, as Ghost kept posts
+ * written in Markdown (and as our export carries every blog, docs/migrating.md): taken as written,
+ * ahead of the `html` rendered from it, so nothing is lost converting it back. Null otherwise.
+ */
+export function markdownCardOnly(source: string): string | null {
+  let document: unknown;
+  try {
+    document = JSON.parse(source);
+  } catch {
+    return null;
+  }
+  if (!isRecord(document) || !Array.isArray(document.sections) || !Array.isArray(document.cards)) return null;
+  if (document.sections.length !== 1 || document.cards.length !== 1) return null;
+  const [section] = document.sections as unknown[];
+  const [card] = document.cards as unknown[];
+  // A card section is [10, index of its card].
+  if (!Array.isArray(section) || section[0] !== 10 || section[1] !== 0) return null;
+  if (!Array.isArray(card) || !["markdown", "card-markdown"].includes(str(card[0])) || !isRecord(card[1])) return null;
+  return typeof card[1].markdown === "string" ? card[1].markdown : null;
+}
+
 /** Turns rendered segments into one Markdown body, with the converter's notes after the reader's. */
 export function segmentsToMarkdown(segments: Segment[], notes: string[]): RenderedBody {
   const parts: string[] = [];

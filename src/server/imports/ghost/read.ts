@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { type Archive, isZip, openArchive } from "../archive";
 import { ImportFileError, type ImportSource, type SourceItem, type SourcePost } from "../source";
 import { plainGhostHtml } from "./cards";
-import { renderLexical, renderMobiledoc, type Segment, segmentsToMarkdown } from "./content";
+import { markdownCardOnly, renderLexical, renderMobiledoc, type Segment, segmentsToMarkdown } from "./content";
 
 /**
  * A Ghost export (docs/migrating.md, Ghost): the JSON of Ghost's "Export content" (1.x to 6.x, the
@@ -195,12 +195,9 @@ function itemOf(post: Row, tables: GhostTables): SourceItem {
     else tags.push(name);
   }
 
-  const segments: Segment[] = [];
-  const html = str(post.html);
-  if (html.trim()) segments.push({ html: plainGhostHtml(withoutGhostUrl(html), notes) });
-  else if (str(post.lexical).trim()) segments.push(...renderLexical(withoutGhostUrl(str(post.lexical)), notes));
-  else if (str(post.mobiledoc).trim()) segments.push(...renderMobiledoc(withoutGhostUrl(str(post.mobiledoc)), notes));
-  const body = segmentsToMarkdown(segments, notes);
+  // A Markdown post's text as written, to the byte; else what Ghost rendered, or its editor's JSON.
+  const markdown = markdownCardOnly(str(post.mobiledoc));
+  const body = markdown === null ? segmentsToMarkdown(renderedSegments(post, notes), notes) : { markdown: withoutGhostUrl(markdown), notes };
 
   const meta = tables.postsMeta.get(id);
   const mapped: SourcePost = {
@@ -222,4 +219,13 @@ function itemOf(post: Row, tables: GhostTables): SourceItem {
     oldPath: str(post.slug) ? `/${str(post.slug)}/` : null,
   };
   return { kind: "post", post: mapped };
+}
+
+/** The body as Ghost rendered it (`html`), else as its editor kept it (lexical, then mobiledoc). */
+function renderedSegments(post: Record<string, unknown>, notes: string[]): Segment[] {
+  const html = str(post.html);
+  if (html.trim()) return [{ html: plainGhostHtml(withoutGhostUrl(html), notes) }];
+  if (str(post.lexical).trim()) return renderLexical(withoutGhostUrl(str(post.lexical)), notes);
+  if (str(post.mobiledoc).trim()) return renderMobiledoc(withoutGhostUrl(str(post.mobiledoc)), notes);
+  return [];
 }
