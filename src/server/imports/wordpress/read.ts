@@ -30,11 +30,11 @@ export async function openWordPressExport(path: string): Promise<ImportSource> {
       const { item } = event;
       total += 1 + item.comments.length;
       if (item.postType.trim() === "attachment" && item.attachmentUrl.trim()) {
-        attachments.set(item.postId.trim(), {
-          url: item.attachmentUrl.trim(),
-          title: plainText(item.title),
-          alt: plainText(item.meta.get("_wp_attachment_image_alt") ?? ""),
-          parent: item.postParent.trim(),
+        attachments.set(copied(item.postId.trim()), {
+          url: copied(item.attachmentUrl.trim()),
+          title: copied(plainText(item.title)),
+          alt: copied(plainText(item.meta.get("_wp_attachment_image_alt") ?? "")),
+          parent: copied(item.postParent.trim()),
         });
       }
     }
@@ -59,6 +59,12 @@ export async function openWordPressExport(path: string): Promise<ImportSource> {
     throw error;
   }
 }
+
+/**
+ * A copy of the text that holds nothing else: the parser's strings may be slices of the whole chunk
+ * they were read from (64 KB), which a kept slice would keep alive, once per attachment.
+ */
+const copied = (text: string) => Buffer.from(text, "utf8").toString("utf8");
 
 /** The export's XML as a stream, as often as asked: the file itself, or the one .xml file of a zip. */
 async function openExportFile(path: string): Promise<{ stream(): Promise<Readable>; close(): void }> {
