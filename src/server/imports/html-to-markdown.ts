@@ -1,7 +1,7 @@
 import "server-only";
-import type { Element } from "hast";
+import type { Element, ElementContent } from "hast";
 import type { Handle, State } from "hast-util-to-mdast";
-import type { Link, Paragraph } from "mdast";
+import type { FootnoteDefinition, FootnoteReference, Link, Paragraph, PhrasingContent, RootContent } from "mdast";
 import rehypeParse from "rehype-parse";
 import rehypeRemark from "rehype-remark";
 import remarkGfm from "remark-gfm";
@@ -42,10 +42,67 @@ export function htmlToMarkdown(html: string): ConvertedHtml {
   const file = unified()
     .use(rehypeParse, { fragment: true })
     .use(rehypeRemark, {
-      handlers: { iframe: embed("frame"), embed: embed("object"), object: embed("object"), script: () => undefined, style: () => undefined, form: () => undefined },
+      // HTML comments are for the editor that wrote them (WordPress's <!--more-->), never shown to readers.
+      nodeHandlers: { comment: () => undefined },
+      handlers: {
+        iframe: embed("frame"),
+        embed: embed("object"),
+        object: embed("object"),
+        script: () => undefined,
+        style: () => undefined,
+        form: () => undefined,
+        figcaption,
+        sup: footnoteReference,
+        section: footnotesSection,
+      },
     })
     .use(remarkGfm)
     .use(remarkStringify, { bullet: "-", emphasis: "_", fences: true, rule: "-" })
     .processSync(html);
   return { markdown: String(file).trim(), notes };
+}
+
+/** A figure's caption: an italic line under its image (Markdown has no captions). */
+function figcaption(state: State, node: Element): Paragraph {
+  const children = state.all(node).flatMap((child): RootContent[] => (child.type === "paragraph" ? child.children : [child]));
+  const paragraph: Paragraph = { type: "paragraph", children: [{ type: "emphasis", children: children as PhrasingContent[] }] };
+  state.patch(node, paragraph);
+  return paragraph;
+}
+
+/** A footnote's label from the id the HTML gives it (our own pages prefix ids with "user-content-"). */
+const footnoteLabel = (id: string) => id.replace(/^#/, "").replace(/^user-content-/, "");
+
+/** GFM footnotes as rendered HTML (our pages', and what readers turn theirs into): `<sup><a data-footnote-ref href="#fn-1">`. */
+function footnoteReference(state: State, node: Element): FootnoteReference | RootContent[] {
+  const [link, ...rest] = node.children.filter((child) => child.type !== "text" || child.value.trim() !== "");
+  if (rest.length > 0 || link?.type !== "element" || link.tagName !== "a" || link.properties?.dataFootnoteRef === undefined) return state.all(node);
+  const label = footnoteLabel(String(link.properties.href ?? ""));
+  const reference: FootnoteReference = { type: "footnoteReference", identifier: label.toLowerCase(), label };
+  state.patch(node, reference);
+  return reference;
+}
+
+/** Their notes: `<section data-footnotes><ol><li id="fn-1">…<a data-footnote-backref>`, as Markdown footnote definitions. */
+function footnotesSection(state: State, node: Element): RootContent[] {
+  if (node.properties?.dataFootnotes === undefined) return state.toFlow(state.all(node));
+  const items = node.children.flatMap((child) => (child.type === "element" && child.tagName === "ol" ? child.children : []));
+  return items.flatMap((item): FootnoteDefinition[] => {
+    if (item.type !== "element" || item.tagName !== "li") return [];
+    const label = footnoteLabel(String(item.properties?.id ?? ""));
+    if (!label) return [];
+    const content: Element = { ...item, tagName: "div", children: withoutBackReferences(item.children) };
+    const definition: FootnoteDefinition = { type: "footnoteDefinition", identifier: label.toLowerCase(), label, children: state.toFlow(state.all(content)) as FootnoteDefinition["children"] };
+    state.patch(item, definition);
+    return [definition];
+  });
+}
+
+/** A note's "↩" link back to its reference: Markdown footnotes make their own. */
+function withoutBackReferences(children: ElementContent[]): ElementContent[] {
+  return children.flatMap((child): ElementContent[] => {
+    if (child.type !== "element") return [child];
+    if (child.properties?.dataFootnoteBackref !== undefined) return [];
+    return [{ ...child, children: withoutBackReferences(child.children) }];
+  });
 }
