@@ -64,7 +64,9 @@ export function htmlToMarkdown(html: string): ConvertedHtml {
 
 /** A figure's caption: an italic line under its image (Markdown has no captions). */
 function figcaption(state: State, node: Element): Paragraph {
-  const children = state.all(node).flatMap((child): RootContent[] => (child.type === "paragraph" ? child.children : [child]));
+  // Emphasis inside the caption is the caption's own already (`<i><em>dawn</em></i>` would come out `*_dawn_*`).
+  const unwrap = (child: RootContent): RootContent[] => (child.type === "paragraph" || child.type === "emphasis" ? child.children.flatMap(unwrap) : [child]);
+  const children = state.all(node).flatMap(unwrap);
   const paragraph: Paragraph = { type: "paragraph", children: [{ type: "emphasis", children: children as PhrasingContent[] }] };
   state.patch(node, paragraph);
   return paragraph;

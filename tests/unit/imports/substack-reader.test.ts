@@ -82,7 +82,7 @@ describe("Substack export", () => {
       [
         "Tides follow the moon[^1], mostly.",
         "![Low tide at the harbour](https://substack-post-media.s3.amazonaws.com/public/images/abc_1200x800.jpeg)",
-        "Low tide at the [harbour](https://example.com/harbour)",
+        "_Low tide at the [harbour](https://example.com/harbour)_",
         "- Spring tides are the biggest.[^2]\n- Neap tides are the smallest.",
         "[^1]: And a little the sun.",
         "[^2]: At new and full moon.",
