@@ -1,4 +1,6 @@
+import { createWriteStream } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { exportAccount } from "~/server/exports/export-account";
 import { createAccount } from "~/server/accounts/create-account";
 import { findAccountByEmail } from "~/server/accounts/find-account";
 import { PLANS } from "~/shared/plans";
@@ -40,7 +42,7 @@ function command<R extends string, O extends string = never>(spec: {
   return { optional: [], ...spec, run: (db, flags) => spec.run(db, flags as Flags<R, O>) };
 }
 
-/** The operator commands (README, Operator CLI), keyed by their two words. */
+/** The operator commands (README, Operator CLI), keyed by their words (two, or one: `export`). */
 export const COMMANDS: Record<string, Command> = {
   "user create": command({
     usage: `user create --email E --password P [--name N] [--handle H] [--plan ${PLANS.join("|")}]`,
@@ -181,6 +183,14 @@ export const COMMANDS: Record<string, Command> = {
       }
       await writeFile(file, parts.length > 0 ? parts.join("") : subscribersCsv([], true));
       return { file, subscribers: count };
+    },
+  }),
+  export: command({
+    usage: "export --email E --out F.zip",
+    required: ["email", "out"],
+    async run(db, { email, out }) {
+      const account = await findAccountByEmail(db, email);
+      return { file: out, ...(await exportAccount(db, account.id, createWriteStream(out))) };
     },
   }),
 };

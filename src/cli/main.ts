@@ -24,6 +24,9 @@ most 5 MB and 50,000 rows); subscribers add and import make addresses active at 
 attests consent), are not bound by the plan's quota, and leave addresses already there as they are.
 subscribers export writes email,name,status,source,created_at,confirmed_at,unsubscribed_at.
 
+export writes the account's blogs (ghost.json, posts/*.md), images and subscribers as one zip
+(docs/migrating.md, Export).
+
 domain verify marks the publication's custom domain verified without DNS (it must be the domain
 the owner set); it is served within 10 seconds.
 
@@ -37,11 +40,13 @@ async function main(args: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const name = args.slice(0, 2).join(" ");
+  // A one-word command (export) is named by its word alone; the others by their two.
+  const words = COMMANDS[args[0]!] ? 1 : 2;
+  const name = args.slice(0, words).join(" ");
   const command = COMMANDS[name];
   if (!command) throw new Error(`unknown command "${name}" (run with --help to list the commands)`);
   try {
-    const flags = parseFlags(command, args.slice(2));
+    const flags = parseFlags(command, args.slice(words));
     const result = await withDatabaseUrl(async () => {
       // Imported once DATABASE_URL is settled: the app's env is read when its module loads.
       const { getDb } = await import("~/server/db");
