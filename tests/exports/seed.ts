@@ -56,7 +56,7 @@ export async function seedAccount(): Promise<SeededAccount> {
     description: "The first post",
     content: richMarkdown(inline.url),
     tags: ["Next.js", "Écriture", "notes"],
-    coverImageId: cover.id,
+    coverImage: cover.id,
     seoTitle: "Hello (SEO)",
     seoDescription: "What search engines show",
     isPublic: true,
