@@ -47,7 +47,7 @@ async function blogsOf(accountId: string) {
 }
 
 describe("export, then import into an empty account", () => {
-  it("gives back every blog and image", async () => {
+  it("gives back every blog and image", { timeout: 240_000 }, async () => {
     const { account } = await seedAccount();
     const zip = await exportZip(account.id);
     const target = await createTestAccount();
