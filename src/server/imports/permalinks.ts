@@ -1,4 +1,5 @@
 import "server-only";
+import type { SqlPool } from "~/server/db";
 
 /**
  * An old permalink's path as imported_permalink keeps it and as a request's path is looked up
@@ -31,4 +32,33 @@ export function oldPathBelow(oldUrl: string, oldPath: string): string | null {
   const base = new URL(oldUrl).pathname.replace(/\/+$/, "");
   if (base && (path === base || path.startsWith(`${base}/`))) path = path.slice(base.length);
   return normalizePermalinkPath(path);
+}
+
+/**
+ * The public post an imported old permalink now is: under a handle (`/{handle}/{path}` on the
+ * app's host) or a custom domain's owner (`/{path}`); null when there is none, or its blog is not
+ * public (its 404 stands, as a moved blog's does: docs/public-blog.md, Moved blogs).
+ */
+export async function findImportedPermalink(
+  sql: SqlPool,
+  pathname: string,
+  owner: { ownerId: string } | null,
+): Promise<{ handle: string; blogSlug: string } | null> {
+  let path = pathname;
+  let handle: string | null = null;
+  if (!owner) {
+    const [, first = "", ...rest] = pathname.split("/");
+    handle = first;
+    path = `/${rest.join("/")}`;
+  }
+  const normalized = normalizePermalinkPath(path);
+  if (!normalized || (!owner && !handle)) return null;
+  const { rows } = await sql.query<{ handle: string; blogSlug: string }>(
+    `SELECT u."handle", b."blogSlug" FROM "imported_permalink" AS p
+       JOIN "user" AS u ON u."id" = p."userId"
+       JOIN "blog" AS b ON b."id" = p."blogId" AND b."isPublic"
+     WHERE p."path" = $1 AND (u."id" = $2 OR ($2::text IS NULL AND u."handle" = $3))`,
+    [normalized, owner?.ownerId ?? null, handle],
+  );
+  return rows[0] ?? null;
 }

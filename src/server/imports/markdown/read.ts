@@ -87,7 +87,8 @@ async function readPost(archive: Archive, name: string, entries: Set<string>): P
     coverImage: cover ? (inArchive(cover) ?? cover) : null,
     seoTitle: text_(fields.seo_title ?? fields.seoTitle ?? fields.meta_title),
     seoDescription: text_(fields.seo_description ?? fields.seoDescription ?? fields.meta_description),
-    oldPath: null,
+    // Jekyll's permalink and Hugo's url: the post's address on the old site.
+    oldPath: text_(fields.permalink ?? fields.url) || null,
   };
 }
 
