@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Prisma } from "~/generated/prisma/client";
 import { DomainError } from "~/server/common/domain-error";
-import type { Db, SqlPool } from "~/server/db";
+import type { Db } from "~/server/db";
 import { deleteUnusedImportedImages } from "~/server/images/images";
 import { JOB_NAMES } from "~/server/jobs/definition";
 import { EMPTY_IMPORT_REPORT, importReportSchema, MAX_IMPORT_BYTES, type ImportView } from "~/shared/imports";
@@ -55,13 +55,13 @@ export function parseOldUrl(text: string): string {
 /**
  * Starts an import of `file` for the account: its format told by its content (a file no reader
  * reads, or a hostile archive, is a 400 naming the formats read, and nothing is kept), the file
- * kept in chunks, and the import_run job queued; `runNow` (the CLI) runs nothing by itself either.
+ * kept in chunks, and the import_run job queued (unless `queue` is false: the CLI runs it itself).
  */
 export async function createImport(
   db: Db,
-  sql: SqlPool,
   accountId: string,
   input: { file: Blob; fileName: string; oldUrl?: string | null },
+  { queue = true }: { queue?: boolean } = {},
 ): Promise<ImportRecord> {
   const oldUrl = input.oldUrl ? parseOldUrl(input.oldUrl) : null;
   if (input.file.size > MAX_IMPORT_BYTES) throw importTooLarge();
@@ -78,8 +78,8 @@ export async function createImport(
       data: { userId: accountId, format, fileName: importFileName(input.fileName), fileBytes: input.file.size, oldUrl, report: EMPTY_IMPORT_REPORT },
     });
     try {
-      await storeChunks(sql, row.id, path);
-      await queueImport(sql, row.id);
+      await storeChunks(db, row.id, path);
+      if (queue) await queueImport(db, row.id);
     } catch (error) {
       await db.import.delete({ where: { id: row.id } }).catch(() => undefined);
       throw error;
@@ -100,17 +100,17 @@ export function importTooLarge(): DomainError {
   return new DomainError("PAYLOAD_TOO_LARGE", "The file is too large", `An export may be at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB`, "file");
 }
 
-async function storeChunks(sql: SqlPool, importId: string, path: string): Promise<void> {
+async function storeChunks(db: Db, importId: string, path: string): Promise<void> {
   let seq = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: IMPORT_CHUNK_BYTES })) {
-    await sql.query(`INSERT INTO "import_chunk" ("importId", "seq", "data") VALUES ($1, $2, $3)`, [importId, seq++, chunk]);
+    await db.importChunk.create({ data: { importId, seq: seq++, data: new Uint8Array(chunk as Buffer) } });
   }
 }
 
 /** Queues the import's job, when the job engine is installed (else the worker's start queues it: QUEUE_UNFINISHED_IMPORTS_SQL). */
-async function queueImport(sql: SqlPool, importId: string): Promise<void> {
-  const { rows } = await sql.query<{ installed: boolean }>(`SELECT "job_engine_installed"() AS "installed"`);
-  if (rows[0]?.installed) await sql.query(QUEUE_IMPORT_SQL, [importId]);
+async function queueImport(db: Db, importId: string): Promise<void> {
+  const [engine] = await db.$queryRaw<{ installed: boolean }[]>`SELECT "job_engine_installed"() AS "installed"`;
+  if (engine?.installed) await db.$queryRawUnsafe(QUEUE_IMPORT_SQL, importId);
 }
 
 /** The account's import; another account's is not found, as an unknown one is. */

@@ -42,7 +42,7 @@ const createImportProcedure = procedure
   .mutation(async ({ ctx, input }) => {
     const account = callerAccount(ctx.caller);
     const fileName = input.file instanceof File ? input.file.name : "";
-    const row = await createImport(ctx.db, ctx.sql, account.id, { file: input.file, fileName, oldUrl: input.oldUrl });
+    const row = await createImport(ctx.db, account.id, { file: input.file, fileName, oldUrl: input.oldUrl });
     return { success: true as const, data: { import: importView(row) } };
   });
 
