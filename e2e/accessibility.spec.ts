@@ -28,6 +28,7 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
     { path: `/dashboard/keys/${keyId}`, ready: () => expect(page.getByRole("heading", { name: /axe key/ })).toBeVisible() },
     { path: "/dashboard/webhooks", ready: () => expect(page.getByRole("heading", { name: "Your endpoints" })).toBeVisible() },
     { path: "/dashboard/images", ready: () => expect(page.getByRole("list", { name: "Your images" }).getByRole("listitem").filter({ has: page.getByRole("checkbox") })).toHaveCount(1) },
+    { path: "/dashboard/import", ready: () => expect(page.getByText("No imports yet")).toBeVisible() },
     { path: "/dashboard/usage", ready: () => expect(page.getByTestId("image-storage")).toBeVisible() },
     { path: "/dashboard/account", ready: () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible() },
     {

@@ -1,4 +1,9 @@
+import { createWriteStream, openAsBlob } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { exportAccount } from "~/server/exports/export-account";
+import { createImport, importView, type ImportRecord } from "~/server/imports/imports";
+import { runImport } from "~/server/imports/run-import";
 import { createAccount } from "~/server/accounts/create-account";
 import { findAccountByEmail } from "~/server/accounts/find-account";
 import { PLANS } from "~/shared/plans";
@@ -24,6 +29,8 @@ type Flags<R extends string, O extends string> = Record<R, string> & Partial<Rec
 
 export interface Command {
   usage: string;
+  /** A one-word command's value given without a flag (`import <file>`): its name among the flags. */
+  positional?: string;
   /** Every flag takes a value; those in `required` must be given. */
   required: readonly string[];
   optional: readonly string[];
@@ -33,6 +40,7 @@ export interface Command {
 /** Keeps each command's `run` typed by the flags it declares. */
 function command<R extends string, O extends string = never>(spec: {
   usage: string;
+  positional?: R;
   required: readonly R[];
   optional?: readonly O[];
   run(db: Db, flags: Flags<R, O>): Promise<unknown>;
@@ -40,8 +48,32 @@ function command<R extends string, O extends string = never>(spec: {
   return { optional: [], ...spec, run: (db, flags) => spec.run(db, flags as Flags<R, O>) };
 }
 
-/** The operator commands (README, Operator CLI), keyed by their two words. */
+/** The operator commands (README, Operator CLI), keyed by their two words (or one, with a positional value). */
 export const COMMANDS: Record<string, Command> = {
+  import: command({
+    usage: "import <file> --email E [--old-url U]",
+    positional: "file",
+    required: ["file", "email"],
+    optional: ["old-url"],
+    async run(db, { file, email, "old-url": oldUrl }) {
+      const account = await findAccountByEmail(db, email);
+      const blob = await openAsBlob(file).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`cannot read ${file}: ${error.code ?? error.message}`);
+      });
+      let row: ImportRecord;
+      try {
+        row = await createImport(db, account.id, { file: blob, fileName: basename(file), oldUrl }, { queue: false });
+      } catch (error) {
+        throw error instanceof DomainError ? new Error(`${file}: ${error.details ?? error.message}`) : error;
+      }
+      // Run here rather than by a worker; progress on stderr, the outcome on stdout.
+      const done = await runImport(db, row.id, {
+        lastAttempt: true,
+        onProgress: (progress) => process.stderr.write(`${progress.processed}${progress.total === null ? "" : ` of ${progress.total}`} items\n`),
+      });
+      return importView(done);
+    },
+  }),
   "user create": command({
     usage: `user create --email E --password P [--name N] [--handle H] [--plan ${PLANS.join("|")}]`,
     required: ["email", "password"],
@@ -181,6 +213,14 @@ export const COMMANDS: Record<string, Command> = {
       }
       await writeFile(file, parts.length > 0 ? parts.join("") : subscribersCsv([], true));
       return { file, subscribers: count };
+    },
+  }),
+  export: command({
+    usage: "export --email E --out F.zip",
+    required: ["email", "out"],
+    async run(db, { email, out }) {
+      const account = await findAccountByEmail(db, email);
+      return { file: out, ...(await exportAccount(db, account.id, createWriteStream(out))) };
     },
   }),
 };

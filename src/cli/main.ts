@@ -24,6 +24,14 @@ most 5 MB and 50,000 rows); subscribers add and import make addresses active at 
 attests consent), are not bound by the plan's quota, and leave addresses already there as they are.
 subscribers export writes email,name,status,source,created_at,confirmed_at,unsubscribed_at.
 
+import reads a WordPress export (WXR), a Ghost export (JSON or its zip), a Substack export zip or a
+zip of Markdown files (format told by the content; docs/migrating.md) into the account, running it
+here: progress on stderr, the import with its report as JSON. --old-url: the old site's address,
+whose post paths then answer 301 to the new posts.
+
+export writes the account's blogs (ghost.json, posts/*.md), images and subscribers as one zip
+(docs/migrating.md, Export).
+
 domain verify marks the publication's custom domain verified without DNS (it must be the domain
 the owner set); it is served within 10 seconds.
 
@@ -37,11 +45,12 @@ async function main(args: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const name = args.slice(0, 2).join(" ");
+  const twoWords = args.slice(0, 2).join(" ");
+  const name = COMMANDS[twoWords] ? twoWords : args[0]!;
   const command = COMMANDS[name];
-  if (!command) throw new Error(`unknown command "${name}" (run with --help to list the commands)`);
+  if (!command) throw new Error(`unknown command "${twoWords}" (run with --help to list the commands)`);
   try {
-    const flags = parseFlags(command, args.slice(2));
+    const flags = parseFlags(command, args.slice(name.split(" ").length));
     const result = await withDatabaseUrl(async () => {
       // Imported once DATABASE_URL is settled: the app's env is read when its module loads.
       const { getDb } = await import("~/server/db");
@@ -62,13 +71,19 @@ function parseFlags(command: Command, args: string[]): Record<string, string | u
   const flags = [...command.required, ...command.optional];
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args, strict: true, options: Object.fromEntries(flags.map((flag) => [flag, { type: "string" }])) }));
+    const options = Object.fromEntries(flags.filter((flag) => flag !== command.positional).map((flag) => [flag, { type: "string" as const }]));
+    const parsed = parseArgs({ args, strict: true, allowPositionals: command.positional !== undefined, options });
+    values = parsed.values;
+    if (command.positional) {
+      if (parsed.positionals.length > 1) throw new Error(`Unexpected argument '${parsed.positionals[1]}'. This command takes one ${command.positional}`);
+      values[command.positional] = parsed.positionals[0];
+    }
   } catch (error) {
     // Node's messages go on with advice for another kind of program: keep the first sentence.
     throw new Error((error as Error).message.split(/\.\s/)[0]);
   }
   const missing = command.required.find((flag) => values[flag] === undefined);
-  if (missing) throw new Error(`--${missing} is required (usage: ${command.usage})`);
+  if (missing) throw new Error(`${missing === command.positional ? `the ${missing}` : `--${missing}`} is required (usage: ${command.usage})`);
   return values;
 }
 

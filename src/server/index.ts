@@ -8,6 +8,7 @@ import "server-only";
 export { env } from "~/env";
 export { safeNextPath } from "./accounts/safe-next-path";
 export { handleDashboardRequest } from "./api/dashboard/handler";
+export { handleExportRequest } from "./api/dashboard/export";
 export { ApiError, errorEnvelope } from "./api/errors";
 export { handleApiRequest } from "./api/rest/handler";
 export { getSessionUser, handleAuthRequest, type SessionUser } from "./auth";

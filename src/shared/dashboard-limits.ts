@@ -8,6 +8,8 @@ export const MAX_BATCH_CALLS = 10;
 
 /** The one procedure whose body is a file, a form: it may carry MAX_IMAGE_REQUEST_BYTES (src/shared/images.ts). */
 export const UPLOAD_PROCEDURE = "images.upload";
+/** The other procedure taking a form: an export to import (at most MAX_IMPORT_BYTES, streamed to disk: src/server/api/import-upload.ts). */
+export const IMPORT_PROCEDURE = "imports.create";
 /** Sent with the upload, a form: no HTML form can set it, as none can send JSON (docs/security.md, Requests from other sites). */
 export const UPLOAD_REQUEST_HEADER = { name: "X-Requested-With", value: "XMLHttpRequest" } as const;
 

@@ -1,10 +1,11 @@
 import { TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "~/server/api/root";
 import type { ImageView } from "~/server/api/routers/images/schemas";
-import { UPLOAD_PROCEDURE, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
 import { asSentence } from "~/lib/format";
 import { MAX_IMAGE_BYTES } from "~/shared/images";
 import { errorMessage } from "~/trpc/react";
+import { sendForm } from "./send-form";
 
 /** How an upload ended. */
 export type UploadOutcome = { kind: "uploaded"; image: ImageView } | { kind: "failed"; message: string } | { kind: "cancelled" };
@@ -12,38 +13,22 @@ export type UploadOutcome = { kind: "uploaded"; image: ImageView } | { kind: "fa
 const TOO_LARGE = `This image is too large: an image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB.`;
 
 /**
- * Uploads `file` to images.upload as tRPC's fetch adapter reads a form (a `file` part), through
- * XMLHttpRequest because fetch reports no upload progress: `onProgress` is told the share sent (0
- * to 1), `signal` cancels. Same-origin, with the header the server wants of a form
- * (src/server/http/same-origin-request.ts). A file over MAX_IMAGE_BYTES is refused before sending.
+ * Uploads `file` to images.upload as a form (a `file` part) with its progress (./send-form.ts):
+ * `onProgress` is told the share sent (0 to 1), `signal` cancels. A file over MAX_IMAGE_BYTES is
+ * refused before sending.
  */
-export function uploadImage(file: File, { onProgress, signal }: { onProgress: (sent: number) => void; signal: AbortSignal }): Promise<UploadOutcome> {
-  if (file.size > MAX_IMAGE_BYTES) return Promise.resolve({ kind: "failed", message: TOO_LARGE });
-  return new Promise((resolve) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", `/api/trpc/${UPLOAD_PROCEDURE}`);
-    request.setRequestHeader(UPLOAD_REQUEST_HEADER.name, UPLOAD_REQUEST_HEADER.value);
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    request.onload = () => resolve(outcomeOf(request.status, request.responseText));
-    request.onerror = () => resolve({ kind: "failed", message: errorMessage(TRPCClientError.from(new Error("Failed to fetch"))) });
-    request.onabort = () => resolve({ kind: "cancelled" });
-    signal.addEventListener("abort", () => request.abort(), { once: true });
-    const form = new FormData();
-    form.set("file", file);
-    request.send(form);
-  });
+export async function uploadImage(file: File, { onProgress, signal }: { onProgress: (sent: number) => void; signal: AbortSignal }): Promise<UploadOutcome> {
+  if (file.size > MAX_IMAGE_BYTES) return { kind: "failed", message: TOO_LARGE };
+  const form = new FormData();
+  form.set("file", file);
+  const sent = await sendForm(UPLOAD_PROCEDURE, form, { onProgress, signal });
+  if (sent.kind === "cancelled") return sent;
+  if (sent.kind === "unreachable") return { kind: "failed", message: errorMessage(TRPCClientError.from(new Error("Failed to fetch"))) };
+  return outcomeOf(sent.status, sent.answer);
 }
 
 /** The outcome tRPC's answer tells: `{result: {data}}`, or `{error: {message, data: {apiCode, details, …}}}`. */
-function outcomeOf(status: number, body: string): UploadOutcome {
-  let answer: unknown = null;
-  try {
-    answer = JSON.parse(body);
-  } catch {
-    // Not JSON: something in between answered (a proxy's page); told below by its status.
-  }
+function outcomeOf(status: number, answer: unknown): UploadOutcome {
   const image = (answer as { result?: { data?: { data?: { image?: ImageView } } } } | null)?.result?.data?.data?.image;
   if (status === 200 && image) return { kind: "uploaded", image };
   const error = TRPCClientError.from<AppRouter>(answer ?? {});

@@ -2,6 +2,7 @@ import "server-only";
 import { analyticsRouter } from "./routers/analytics";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
+import { importsRouter } from "./routers/imports";
 import { keysRouter } from "./routers/keys";
 import { newslettersRouter } from "./routers/newsletters";
 import { publicationRouter } from "./routers/publication";
@@ -16,6 +17,7 @@ import { createTRPCRouter } from "./trpc";
 export const appRouter = createTRPCRouter({
   blogs: blogsRouter,
   images: imagesRouter,
+  imports: importsRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
   newsletters: newslettersRouter,

@@ -59,8 +59,8 @@ export type Meta = OpenApiMeta<{
   alternateSuccess?: { status: number; description: string };
   errors?: ApiErrorCode[];
   idempotent?: boolean;
-  /** The body is a file, not JSON: /api/v1 reads it as one (src/server/api/rest/image-body.ts). */
-  rawBody?: "image";
+  /** The body is a file, not JSON: /api/v1 reads it as one (an image: src/server/api/rest/image-body.ts; an export: src/server/api/import-upload.ts). */
+  rawBody?: "image" | "import";
 }>;
 
 const t = initTRPC

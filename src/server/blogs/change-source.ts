@@ -9,7 +9,7 @@ import { inTransaction, type Db } from "~/server/db";
  * `editSession`: a change within 10 minutes of the blog's newest revision, when that one is the same
  * session's, updates it instead of adding one, so writing with autosave leaves one revision a session.
  */
-export type ChangeSource = { by: "owner"; editSession?: string } | { by: "api_key"; name: string } | { by: "cli" } | { by: "restore" };
+export type ChangeSource = { by: "owner"; editSession?: string } | { by: "api_key"; name: string } | { by: "cli" } | { by: "import" } | { by: "restore" };
 
 export function changeSourceOf(caller: Caller): ChangeSource {
   return caller.kind === "owner" ? { by: "owner" } : { by: "api_key", name: caller.key.name };

@@ -12,7 +12,7 @@ import { updateBlog } from "./update-blog";
  * A blog's revisions (docs/api.md, revisions): the text fields after each change, written by a
  * trigger on "blog" with what made the change; the newest 100 per blog are kept.
  */
-export const REVISION_SOURCES = ["owner", "api_key", "cli", "restore", "database"] as const;
+export const REVISION_SOURCES = ["owner", "api_key", "cli", "import", "restore", "database"] as const;
 
 export interface RevisionSummary {
   id: string;

@@ -1,13 +1,13 @@
 import "server-only";
-import { UPLOAD_PROCEDURE, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { IMPORT_PROCEDURE, UPLOAD_PROCEDURE, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 import { requestOrigin } from "./public-origin";
 
 /**
  * The browser endpoints that act on a session cookie (/api/trpc, /api/auth) change things only
  * for the app's own pages (docs/security.md, Requests from other sites): a request that is not a
  * GET, HEAD or OPTIONS must say it comes from the app's origin (`Origin`, or without it
- * `Sec-Fetch-Site: same-origin`) and carry JSON, which no plain HTML form can send; the one form,
- * the dashboard's image upload, only at its own procedure and with a header no HTML form can set.
+ * `Sec-Fetch-Site: same-origin`) and carry JSON, which no plain HTML form can send; the forms,
+ * the dashboard's image upload and export import, only at their own procedures and with a header no HTML form can set.
  * SameSite cookies alone would let a sibling subdomain (same site, other origin) through.
  */
 export function crossOriginRefusal(request: Request): Response | null {
@@ -23,7 +23,7 @@ export function crossOriginRefusal(request: Request): Response | null {
 function isUploadForm(request: Request, mediaType: string | undefined): boolean {
   return (
     mediaType === "multipart/form-data" &&
-    new URL(request.url).pathname === `/api/trpc/${UPLOAD_PROCEDURE}` &&
+    [`/api/trpc/${UPLOAD_PROCEDURE}`, `/api/trpc/${IMPORT_PROCEDURE}`].includes(new URL(request.url).pathname) &&
     request.headers.get(UPLOAD_REQUEST_HEADER.name) === UPLOAD_REQUEST_HEADER.value
   );
 }

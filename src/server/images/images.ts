@@ -24,6 +24,8 @@ interface ImageAccount {
 export interface UploadIdentity {
   sha256: string;
   fileName: string;
+  /** The import bringing the image in (undoing it deletes the image when nothing uses it). */
+  importId?: string;
 }
 
 /** The image the account already stores for these bytes, if any: uploaded again, they answer it. */
@@ -274,6 +276,23 @@ function imageInUse(uses: Map<string, ImageUse[]>): DomainError {
     "Image in use",
     `${described.join("; ")}. Remove it from those blogs, or delete with ?force=true: covers using it are cleared and Markdown pointing at it shows its alt text`,
   );
+}
+
+/**
+ * Deletes the images an import brought in that nothing uses any more (no blog's cover or
+ * Markdown, no publication's logo or icon): undoing the import (src/server/imports/imports.ts).
+ */
+export async function deleteUnusedImportedImages(db: Db, accountId: string, importId: string): Promise<void> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    DELETE FROM "image" AS i WHERE i."importId" = ${importId} AND i."userId" = ${accountId}
+      AND NOT EXISTS (SELECT 1 FROM "blog" WHERE "coverImageId" = i."id")
+      AND NOT EXISTS (SELECT 1 FROM "blog_image" WHERE "imageId" = i."id")
+      AND NOT EXISTS (SELECT 1 FROM "publication" WHERE "logoImageId" = i."id" OR "iconImageId" = i."id")
+    RETURNING i."id"`;
+  const ids = rows.map(({ id }) => id);
+  if (ids.length === 0) return;
+  forgetImageFiles(ids);
+  await imageStore().remove(ids);
 }
 
 /** Removes every image file of an account about to be deleted (its rows go with the account). */

@@ -4,6 +4,7 @@ import type { TaskList } from "graphile-worker";
 import { publishBlogJob, publishOverdueBlogsJob } from "~/server/blogs/scheduled-publishing";
 import { sendEmailJob } from "~/server/email/send-email";
 import { makeImageVariantsJob } from "~/server/images/variants";
+import { runImportJob } from "~/server/imports/run-import";
 import { sendNewsletterJob } from "~/server/newsletters/send";
 import { deliverWebhookJob, fanOutWebhookEventsJob, maintainWebhooksJob } from "~/server/webhooks/tasks";
 import { jobTask, type JobDefinition, type JobEngine } from "./definition";
@@ -17,6 +18,7 @@ export const JOBS: readonly JobDefinition[] = [
   sendEmailJob,
   makeImageVariantsJob,
   sendNewsletterJob,
+  runImportJob,
 ];
 
 /** graphile-worker's task list: each job by its name. */

@@ -10,6 +10,7 @@ import { jobTaskList } from "./registry";
 import { foreignImageStoreFlags } from "~/server/images/store";
 import { QUEUE_MISSING_IMAGE_VARIANTS_SQL, queueImageVariantsParams } from "~/server/images/images";
 import { QUEUE_SENDING_NEWSLETTERS_SQL, withBatchesEndingBy } from "~/server/newsletters/send";
+import { QUEUE_UNFINISHED_IMPORTS_SQL } from "~/server/imports/imports";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
 const POLL_INTERVAL_MS = 500;
@@ -60,12 +61,14 @@ export interface JobWorker {
 
 /**
  * Images uploaded while no job engine was installed get their variants job now; newsletters still
- * sending get a batch (their job lost, or never queued without the engine: src/server/newsletters/send.ts).
+ * sending get a batch (their job lost, or never queued without the engine: src/server/newsletters/send.ts);
+ * imports not finished get their job (src/server/imports/imports.ts).
  */
 async function queueMissedWork(utils: WorkerUtils): Promise<void> {
   await utils.withPgClient(async (client) => {
     await client.query(QUEUE_MISSING_IMAGE_VARIANTS_SQL, [...queueImageVariantsParams(null)]);
     await client.query(QUEUE_SENDING_NEWSLETTERS_SQL);
+    await client.query(QUEUE_UNFINISHED_IMPORTS_SQL, [null]);
   });
 }
 

@@ -9,7 +9,8 @@ import { findPublicOwner } from "../blogs/public-blogs";
 import { isReaderView, referrerHost } from "../views/reader-views";
 import { viewBatcher } from "../views/view-batch";
 import { requestOrigin } from "../http/public-origin";
-import { findPublicationByDomain } from "../publication/domains";
+import { findPublicationByDomain, type DomainPublication } from "../publication/domains";
+import { findImportedPermalink } from "../imports/permalinks";
 import { headerValue } from "../http/request-headers";
 import { SECURITY_HEADERS } from "../http/security-headers";
 import type { CacheResult, PublicAnswer } from "./cache";
@@ -197,7 +198,9 @@ export async function handlePublicRequest(
   if (route === null) return false;
   const site = domain ? { origin: `https://${domain.domain}`, onDomain: true } : { origin: requestOrigin({ get: (name) => header(name) ?? null }), onDomain: false };
   const request = { method: req.method ?? "GET", body: req, header, site, search };
-  const served = await answerRoute(request, pathname, route);
+  let served = await answerRoute(request, pathname, route);
+  // An address that is no page may be an imported post's old permalink (docs/migrating.md, How an import runs).
+  if (served.status === 404) served = (await importedPermalinkAnswer(request, pathname, domain)) ?? served;
   if (served.status === 200 || served.status === 301 || served.status === 304) await onAnswer?.(served.shown.ownerId);
   send(res, served);
   const { ownerId, blogId } = served.shown;
@@ -208,6 +211,17 @@ export async function handlePublicRequest(
     waitUntil?.(written);
   }
   return true;
+}
+
+/** 301 to the post an imported old permalink now is, on the same site (its handle's, or the custom domain); null when it is none. */
+async function importedPermalinkAnswer(request: PublicRequest, pathname: string, domain: DomainPublication | null): Promise<PublicResponse | null> {
+  const found = await findImportedPermalink(getSqlPool(), pathname, domain).catch((error: unknown) => {
+    log.error({ err: error, path: pathname }, "imported permalink lookup failed");
+    return null;
+  });
+  if (!found) return null;
+  const location = pathUnderHome(publicationHome(request.site.origin, found.handle, request.site.onDomain), `/${found.blogSlug}`);
+  return respond(request, 301, { Location: location, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }, Buffer.from(`Moved to ${location}\n`));
 }
 
 function send(res: ServerResponse, served: PublicResponse): true {

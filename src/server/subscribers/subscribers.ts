@@ -92,7 +92,13 @@ export function subscriberQuotaExceeded(account: SubscriberAccount, count: numbe
 }
 
 /** The subscriber rows an owner's addition makes: active at once, since the owner attests consent. */
-function newSubscriberRow(accountId: string, entry: { email: string; name?: string; status?: "active" | "unsubscribed" }, source: SubscriberSource, now: Date) {
+function newSubscriberRow(
+  accountId: string,
+  entry: { email: string; name?: string; status?: "active" | "unsubscribed" },
+  source: SubscriberSource,
+  now: Date,
+  importId: string | null = null,
+) {
   const status = entry.status ?? "active";
   return {
     userId: accountId,
@@ -104,6 +110,7 @@ function newSubscriberRow(accountId: string, entry: { email: string; name?: stri
     confirmedAt: now,
     unsubscribedAt: status === "unsubscribed" ? now : null,
     unsubscribeToken: newSubscriberToken(),
+    importId,
   };
 }
 
@@ -174,7 +181,7 @@ export async function importSubscribers(
   account: SubscriberAccount,
   entries: ImportEntry[],
   invalid: { line: number; email: string }[],
-  options: { unbounded?: boolean } = {},
+  options: { unbounded?: boolean; importId?: string } = {},
 ): Promise<ImportReport> {
   const skipped: ImportReport["skipped"] = invalid.map((row) => ({ ...row, reason: "invalid address" as const }));
   const seen = new Set<string>();
@@ -200,7 +207,7 @@ export async function importSubscribers(
     const now = new Date();
     for (let i = 0; i < kept.length; i += IMPORT_BATCH) {
       await tx.subscriber.createMany({
-        data: kept.slice(i, i + IMPORT_BATCH).map((entry) => newSubscriberRow(account.id, { ...entry, status: entry.unsubscribed ? "unsubscribed" : "active" }, "import", now)),
+        data: kept.slice(i, i + IMPORT_BATCH).map((entry) => newSubscriberRow(account.id, { ...entry, status: entry.unsubscribed ? "unsubscribed" : "active" }, "import", now, options.importId)),
       });
     }
     for (const entry of fresh.slice(room)) skipped.push({ line: entry.line, email: entry.email, reason: "over quota" });

@@ -55,8 +55,8 @@ export async function sendWebhook(endpoint: { url: string; secret: string }, mes
   }
 }
 
-/** Resolves every name to the address that was checked (the connection cannot be rebound). */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+/** Resolves every name to the address that was checked (the connection cannot be rebound); also the importer's image fetches. */
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else callback(null, address, family);

@@ -1,16 +1,25 @@
 import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getSessionUser } from "~/server/auth";
-import { withRequestId } from "~/server/runtime/log";
+import { Readable } from "node:stream";
+import { currentRequestId, withRequestId } from "~/server/runtime/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
 import { boundedRequest } from "~/server/http/bounded-body";
 import { crossOriginRefusal } from "~/server/http/same-origin-request";
 import { API_SECURITY_HEADERS } from "~/server/http/security-headers";
 import { entityTag } from "~/server/http/entity-tags";
-import { ApiError } from "../errors";
+import { ApiError, toApiError } from "../errors";
+import { spoolImportUpload, type SpooledImport } from "../import-upload";
 import { resetDetails, setRetryAfter } from "../rate-limit-headers";
 import { appRouter } from "../root";
-import { MAX_BATCH_CALLS, MAX_DASHBOARD_BODY_BYTES, MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES, SUBSCRIBER_IMPORT_PROCEDURE, UPLOAD_PROCEDURE } from "~/shared/dashboard-limits";
+import {
+  IMPORT_PROCEDURE,
+  MAX_BATCH_CALLS,
+  MAX_DASHBOARD_BODY_BYTES,
+  MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES,
+  SUBSCRIBER_IMPORT_PROCEDURE,
+  UPLOAD_PROCEDURE,
+} from "~/shared/dashboard-limits";
 import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
@@ -21,7 +30,8 @@ import { createTRPCContext, type RequestContextOptions } from "../trpc";
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
  * larger than MAX_DASHBOARD_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES; a subscriber import's:
  * MAX_SUBSCRIBER_IMPORT_REQUEST_BYTES) is refused before any
- * procedure runs; one that turns out larger is read no further than that. A batch of more than
+ * procedure runs; one that turns out larger is read no further than that. An owner's export to
+ * import (imports.create) is streamed to disk first, up to MAX_IMPORT_BYTES (src/server/api/import-upload.ts). A batch of more than
  * MAX_BATCH_CALLS calls is refused whole.
  */
 export function handleDashboardRequest(req: Request, afterResponse: RequestContextOptions["afterResponse"]): Promise<Response> {
@@ -35,10 +45,23 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
         : MAX_DASHBOARD_BODY_BYTES;
   return withRequestId(requestId, async () => {
     // A mutation only from the app's own pages, before the session is even looked at.
-    const response = crossOriginRefusal(req) ?? (await fetchRequestHandler({
+    const refusal = crossOriginRefusal(req);
+    if (refusal) return withSecurityHeaders(refusal, requestId);
+    let spooled: SpooledImport | undefined;
+    let request = req;
+    // An export is spooled to disk only for a signed-in owner (docs/migrating.md, How an import runs).
+    if (path === `/api/trpc/${IMPORT_PROCEDURE}` && req.method === "POST" && (await getSessionUser(req.headers))) {
+      try {
+        spooled = await spoolImportUpload(Object.fromEntries(req.headers), Readable.fromWeb((req.body ?? new Blob([]).stream()) as never));
+      } catch (error) {
+        return withSecurityHeaders(trpcErrorResponse(toApiError(error)), requestId);
+      }
+      request = spooledRequest(req, spooled);
+    }
+    const response = await fetchRequestHandler({
       endpoint: "/api/trpc",
       router: appRouter,
-      req: boundedRequest(req, maxBodyBytes, () => payloadTooLarge(maxBodyBytes)),
+      req: spooled ? request : boundedRequest(request, maxBodyBytes, () => payloadTooLarge(maxBodyBytes)),
       maxBatchSize: MAX_BATCH_CALLS,
       responseMeta: ({ data, errors }) => {
         // A lone answer carries the ETag /api/v1 gives the same body (README, The API: conditional
@@ -49,7 +72,7 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
       },
       createContext: async ({ resHeaders }) => {
         // Runs after the calls are known and before any of them: nothing is read or looked up.
-        if (Number(req.headers.get("content-length")) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+        if (!spooled && Number(req.headers.get("content-length")) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
         const user = await getSessionUser(req.headers);
         return createTRPCContext({
           headers: req.headers,
@@ -60,12 +83,34 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
           limitMutation: user ? () => limitDashboardMutation(user.id, resHeaders) : undefined,
         });
       },
-    }));
-    response.headers.set("X-Request-Id", requestId);
-    // Not behind the proxy (src/proxy.ts), which would buffer the body: the JSON answers' headers are set here.
-    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);
-    return response;
+    }).finally(() => spooled?.remove());
+    return withSecurityHeaders(response, requestId);
   });
+}
+
+function withSecurityHeaders(response: Response, requestId: string): Response {
+  response.headers.set("X-Request-Id", requestId);
+  // Not behind the proxy (src/proxy.ts), which would buffer the body: the JSON answers' headers are set here.
+  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The request as tRPC reads it once its export is on disk: its form is the spooled file (read
+ * from disk as the import stores it) and `oldUrl`, never the body parsed again in memory.
+ */
+function spooledRequest(req: Request, spooled: SpooledImport): Request {
+  const form = new FormData();
+  form.set("file", spooled.file);
+  if (spooled.oldUrl !== undefined) form.set("oldUrl", spooled.oldUrl);
+  const request = new Request(req.url, { method: "POST", headers: req.headers });
+  return Object.assign(request, { formData: () => Promise.resolve(form) });
+}
+
+/** A refusal before tRPC runs (the upload's), in tRPC's answer shape as the dashboard reads it. */
+function trpcErrorResponse(error: ApiError): Response {
+  const body = { error: { message: error.message, code: -32600, data: { code: error.code, httpStatus: error.httpStatus(), apiCode: error.apiCode, details: error.details, requestId: currentRequestId() } } };
+  return Response.json(body, { status: error.httpStatus() });
 }
 
 /** One unit of the owner's hourly budget of dashboard changes; past it, a 429 until the hour resets. */

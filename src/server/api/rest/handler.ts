@@ -18,6 +18,7 @@ import { keyRefusal } from "./key-refusals";
 import { createOpenApiAdapter } from "./openapi-adapter";
 import { openApiDocument } from "./openapi";
 import { readImageBody } from "./image-body";
+import { spoolImportUpload, type SpooledImport } from "../import-upload";
 import { carriesBody, readJsonBody } from "./request-body";
 import { matchRoute, RATE_LIMIT_PATH, type RestRoute, type RoutedRequest } from "./routes";
 
@@ -175,10 +176,14 @@ async function answerOperation(
   const refusal = keyRefusal(verification, route.permission!, context.resHeaders);
   if (refusal) return errorAnswer(refusal, context.resHeaders);
   let body: unknown;
+  let spooled: SpooledImport | undefined;
   if (carriesBody(req.method ?? "GET")) {
     try {
       // No body at all is an empty object: the operation's path parameters are its whole input.
-      body = route.rawBody === "image" ? await readImageBody(req) : ((await readJsonBody(req)) ?? {});
+      if (route.rawBody === "import") {
+        spooled = await spoolImportUpload(req.headers, req);
+        body = { file: spooled.file, oldUrl: spooled.oldUrl };
+      } else body = route.rawBody === "image" ? await readImageBody(req) : ((await readJsonBody(req)) ?? {});
     } catch (error) {
       return errorAnswer(toApiError(error), context.resHeaders);
     }
@@ -189,7 +194,10 @@ async function answerOperation(
     { route, pathInput, method: req.method ?? "GET", body },
     { ...context, caller: { kind: "apiKey", key: verification.key! }, successStatus: {} },
     leaving?.signal,
-  ).finally(() => leaving?.stop());
+  ).finally(async () => {
+    leaving?.stop();
+    await spooled?.remove();
+  });
   if (route.method !== "GET") return answer;
   return answerConditionally(answer, { ifNoneMatch: context.headers.get("if-none-match"), budgetPending, key: verification.key!, route });
 }

@@ -15,7 +15,7 @@ const revisionSummary = {
   blogId: z.string(),
   createdAt: z.iso.datetime().meta({ description: "When the change was made, ISO 8601" }),
   changedBy: z.enum(REVISION_SOURCES).meta({
-    description: "What made the change: the owner (dashboard), an API key, the CLI import, a restore, or a write to the database from outside the app",
+    description: "What made the change: the owner (dashboard), an API key, the CLI import, an import of another platform's export (docs/migrating.md), a restore, or a write to the database from outside the app",
   }),
   apiKeyName: z.string().nullable().meta({ description: "The API key's name when changedBy is api_key" }),
   changedFields: z.array(z.string()).meta({ description: "The fields that differ from the previous revision (all of them for the first)" }),

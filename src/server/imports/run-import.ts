@@ -1,0 +1,304 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { once } from "node:events";
+import { z } from "zod";
+import { Prisma } from "~/generated/prisma/client";
+import { writeAs } from "~/server/blogs/change-source";
+import { firstFreeSlug, slugify } from "~/server/blogs/slug";
+import { getDb, type Db } from "~/server/db";
+import { saveImage } from "~/server/images/images";
+import { processUpload } from "~/server/images/processing";
+import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
+import { log } from "~/server/runtime/log";
+import { importSubscribers } from "~/server/subscribers/subscribers";
+import { SLUG_PATTERN } from "~/shared/blog-fields";
+import { imagePath, sanitizeFileName, type ImageFormat } from "~/shared/images";
+import { EMPTY_IMPORT_REPORT, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
+import { subscriberEmailSchema, normalizeSubscriberEmail } from "~/shared/subscribers";
+import { MAX_TAGS, TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
+import { fetchImportImage } from "./fetch-image";
+import { READERS } from "./formats";
+import { IMPORT_JOB_ATTEMPTS, type ImportRecord } from "./imports";
+import { markdownImageUrls, replaceImageUrls } from "./markdown-images";
+import { oldPathBelow } from "./permalinks";
+import { ImportFileError, type ImportSource, type SourcePost, type SourceSubscriber } from "./source";
+
+/**
+ * The import_run job (docs/migrating.md, How an import runs): the uploaded file, rebuilt from its
+ * chunks, read by its format's reader, each post made a blog (with its images, tags, status and
+ * old permalink), each subscriber added, the rest counted. Every item is idempotent by its source
+ * id, so a run cut short (its worker died) is simply run again by graphile-worker: what the first
+ * run made is found, not made twice. Progress and the report are saved every PROGRESS_ITEMS items
+ * or PROGRESS_MS, so the owner sees them move.
+ */
+
+const PROGRESS_ITEMS = 50;
+const PROGRESS_MS = 1_000;
+/** Subscribers added per statement batch (importSubscribers' own batches are larger). */
+const SUBSCRIBER_BATCH = 500;
+
+const LIMITS = { title: 200, description: 1000, seoTitle: 200, seoDescription: 500, content: 500_000 } as const;
+
+interface Account {
+  id: string;
+  plan: Parameters<typeof saveImage>[1]["plan"];
+}
+
+/** Runs (or resumes) the import; `onProgress` is told each time progress is saved (the CLI prints it). */
+export async function runImport(db: Db, importId: string, options: { onProgress?: (row: ImportRecord) => void; lastAttempt?: boolean } = {}): Promise<ImportRecord> {
+  const row = await db.import.findUnique({ where: { id: importId }, include: { user: { select: { id: true, plan: true } } } });
+  if (!row || row.status === "done" || row.status === "failed" || row.undoneAt) return row as ImportRecord;
+  await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date(), processed: 0 } });
+  const path = join(tmpdir(), `import-run-${randomUUID()}`);
+  let source: ImportSource | undefined;
+  try {
+    await rebuildFile(db, row, path);
+    source = await READERS[row.format](path);
+    const run = new ImportRun(db, row, row.user, options.onProgress);
+    await run.walk(source);
+    const done = await db.import.update({
+      where: { id: importId },
+      data: { status: "done", finishedAt: new Date(), processed: run.processed, report: run.report as unknown as Prisma.InputJsonValue },
+    });
+    await db.importChunk.deleteMany({ where: { importId } });
+    return done;
+  } catch (error) {
+    if (!(error instanceof ImportFileError) && !options.lastAttempt) throw error;
+    log.warn({ err: error, importId }, "import failed");
+    const message = error instanceof ImportFileError ? error.message : "The import stopped on an unexpected error; what it imported so far is kept (undo it, or import the file again)";
+    const failed = await db.import.update({ where: { id: importId }, data: { status: "failed", finishedAt: new Date(), error: message } });
+    await db.importChunk.deleteMany({ where: { importId } });
+    return failed;
+  } finally {
+    await source?.close().catch(() => undefined);
+    await rm(path, { force: true });
+  }
+}
+
+/** The upload, from its chunks, one at a time (never the whole file in memory). */
+async function rebuildFile(db: Db, row: ImportRecord, path: string): Promise<void> {
+  const out = createWriteStream(path);
+  let written = 0;
+  try {
+    for (let seq = 0; ; seq++) {
+      const chunk = await db.importChunk.findUnique({ where: { importId_seq: { importId: row.id, seq } }, select: { data: true } });
+      if (!chunk) break;
+      written += chunk.data.byteLength;
+      if (!out.write(chunk.data)) await once(out, "drain");
+    }
+  } finally {
+    out.end();
+    await once(out, "close");
+  }
+  if (written !== row.fileBytes) throw new ImportFileError(`The uploaded file was not kept whole (${written} of ${row.fileBytes} bytes): upload it again`);
+}
+
+class ImportRun {
+  report: ImportReport = structuredClone(EMPTY_IMPORT_REPORT);
+  processed = 0;
+  private savedAt = Date.now();
+  private savedItems = 0;
+  private subscribers: SourceSubscriber[] = [];
+
+  constructor(
+    private db: Db,
+    private row: ImportRecord,
+    private account: Account,
+    private onProgress?: (row: ImportRecord) => void,
+  ) {}
+
+  async walk(source: ImportSource): Promise<void> {
+    await this.db.import.update({ where: { id: this.row.id }, data: { total: source.total } });
+    for await (const item of source.items()) {
+      if (item.kind === "post") await this.importPost(source, item.post);
+      else if (item.kind === "subscriber") {
+        this.subscribers.push(item.subscriber);
+        if (this.subscribers.length >= SUBSCRIBER_BATCH) await this.flushSubscribers();
+      } else this.skip({ sourceId: item.sourceId, kind: item.what, title: item.title, reason: item.reason });
+      this.processed++;
+      if (this.processed - this.savedItems >= PROGRESS_ITEMS || Date.now() - this.savedAt >= PROGRESS_MS) await this.save();
+    }
+    await this.flushSubscribers();
+  }
+
+  private async save(): Promise<void> {
+    await this.flushSubscribers();
+    const row = await this.db.import.update({
+      where: { id: this.row.id },
+      data: { processed: this.processed, report: this.report as unknown as Prisma.InputJsonValue },
+    });
+    this.savedAt = Date.now();
+    this.savedItems = this.processed;
+    this.onProgress?.(row);
+  }
+
+  private skip(item: ImportReport["skippedItems"][number]): void {
+    this.report.skipped++;
+    this.report.skippedByKind[item.kind] = (this.report.skippedByKind[item.kind] ?? 0) + 1;
+    if (this.report.skippedItems.length < REPORT_LIST_LIMIT) this.report.skippedItems.push(item);
+  }
+
+  private change(item: ImportReport["changedItems"][number]): void {
+    this.report.changed++;
+    if (this.report.changedItems.length < REPORT_LIST_LIMIT) this.report.changedItems.push(item);
+  }
+
+  private failImage(item: ImportReport["failedImageItems"][number]): void {
+    this.report.failedImages++;
+    if (this.report.failedImageItems.length < REPORT_LIST_LIMIT) this.report.failedImageItems.push(item);
+  }
+
+  private async importPost(source: ImportSource, post: SourcePost): Promise<void> {
+    const existing = await this.db.blog.findUnique({
+      where: { userId_importSourceId: { userId: this.account.id, importSourceId: post.sourceId } },
+      select: { id: true, importId: true },
+    });
+    if (existing) {
+      // This import's own blog (a run resumed after a crash) counts as imported; another import's is left as it is.
+      if (existing.importId === this.row.id) this.report.imported++;
+      else this.report.alreadyImported++;
+      return;
+    }
+    const changes: { change: ImportReport["changedItems"][number]["change"]; detail: string }[] = [];
+    const images = new Map<string, string>();
+    for (const url of markdownImageUrls(post.markdown)) {
+      const ours = await this.bringImage(source, post, url);
+      if (ours) images.set(url, ours.url);
+    }
+    const cover = post.coverImage ? await this.bringImage(source, post, post.coverImage) : null;
+    let content = replaceImageUrls(post.markdown, (url) => images.get(url) ?? url);
+    if (content.length > LIMITS.content) {
+      content = content.slice(0, LIMITS.content);
+      changes.push({ change: "content", detail: `The content was cut at ${LIMITS.content.toLocaleString("en-US")} characters` });
+    }
+    for (const note of post.contentNotes) changes.push({ change: "content", detail: note });
+    const tags = importedTags(post.tags);
+    if (tags.cut.length > 0) changes.push({ change: "tags", detail: `At most ${MAX_TAGS} tags: left out ${tags.cut.join(", ")}` });
+    const now = new Date();
+    const publishing = publishingOf(post, now);
+    if (publishing.note) changes.push({ change: "status", detail: publishing.note });
+    const createdAt = post.createdAt ?? post.date ?? now;
+    const title = (post.title.trim() || "Untitled").slice(0, LIMITS.title);
+    const wanted = slugify(post.slug || post.title);
+
+    const created = await writeAs(this.db, { by: "import" }, async (tx) => {
+      const taken = new Set((await tx.blog.findMany({ where: { userId: this.account.id, blogSlug: { startsWith: wanted } }, select: { blogSlug: true } })).map((blog) => blog.blogSlug));
+      const blogSlug = firstFreeSlug(wanted, (slug) => taken.has(slug));
+      const blog = await tx.blog.create({
+        data: {
+          userId: this.account.id,
+          title,
+          blogSlug,
+          description: post.excerpt.trim().slice(0, LIMITS.description),
+          content,
+          isPublic: publishing.isPublic,
+          publishAt: publishing.publishAt,
+          publishedAt: publishing.publishedAt,
+          seoTitle: post.seoTitle.slice(0, LIMITS.seoTitle),
+          seoDescription: post.seoDescription.slice(0, LIMITS.seoDescription),
+          tags: tags.kept,
+          coverImageId: cover?.id ?? null,
+          allowApiAccess: true,
+          emailSubscribers: false,
+          createdAt,
+          updatedAt: post.updatedAt ?? createdAt,
+          importId: this.row.id,
+          importSourceId: post.sourceId,
+        },
+        select: { id: true, blogSlug: true },
+      });
+      const oldPath = this.row.oldUrl && post.oldPath ? oldPathBelow(this.row.oldUrl, post.oldPath) : null;
+      if (oldPath) {
+        await tx.importedPermalink.createMany({ data: [{ userId: this.account.id, path: oldPath, blogId: blog.id, importId: this.row.id }], skipDuplicates: true });
+      }
+      return blog;
+    });
+    const sourceSlug = post.slug.trim();
+    if (created.blogSlug !== sourceSlug && (sourceSlug !== "" || created.blogSlug !== wanted)) {
+      const detail = !sourceSlug
+        ? `No slug in the export: ${created.blogSlug}, from the title`
+        : created.blogSlug.startsWith(sourceSlug) && SLUG_PATTERN.test(sourceSlug)
+          ? `The slug ${sourceSlug} was taken: ${created.blogSlug}`
+          : `The slug ${sourceSlug} became ${created.blogSlug}`;
+      changes.unshift({ change: "slug", detail });
+    }
+    this.report.imported++;
+    for (const change of changes) this.change({ sourceId: post.sourceId, blogId: created.id, title, ...change });
+  }
+
+  /** One image a post uses, ours from now on: the export's bytes, else fetched; null (reported) when it cannot be. */
+  private async bringImage(source: ImportSource, post: SourcePost, url: string): Promise<{ id: string; url: string } | null> {
+    try {
+      let bytes = await source.asset(url);
+      if (!bytes) {
+        if (!/^https?:\/\//i.test(url)) throw new Error("not found in the export");
+        bytes = await fetchImportImage(url);
+      }
+      const processed = await processUpload(new Uint8Array(bytes), { accountId: this.account.id });
+      const sha256 = createHash("sha256").update(bytes).digest("base64url");
+      const name = decodeURIComponent(url.split(/[?#]/)[0]!.split("/").pop() ?? "");
+      const { image, created } = await saveImage(this.db, this.account, processed, { sha256, fileName: sanitizeFileName(name, processed), importId: this.row.id });
+      if (created) this.report.images++;
+      return { id: image.id, url: imagePath({ id: image.id, width: image.width, height: image.height, format: image.format as ImageFormat, variantsPending: image.variantsPending }) };
+    } catch (error) {
+      this.failImage({ sourceId: post.sourceId, url, reason: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  }
+
+  private async flushSubscribers(): Promise<void> {
+    if (this.subscribers.length === 0) return;
+    const batch = this.subscribers;
+    this.subscribers = [];
+    const entries = [];
+    const invalid = [];
+    for (const [index, subscriber] of batch.entries()) {
+      const email = normalizeSubscriberEmail(subscriber.email);
+      if (subscriberEmailSchema.safeParse(email).success) entries.push({ line: index + 1, email, name: subscriber.name.trim().slice(0, 200), unsubscribed: subscriber.status === "unsubscribed" });
+      else invalid.push({ line: index + 1, email: email.slice(0, 254) });
+    }
+    const added = await importSubscribers(this.db, this.account, entries, invalid, { importId: this.row.id });
+    this.report.subscribers += added.added + added.addedUnsubscribed;
+    this.report.subscribersAlreadyPresent += added.alreadyThere;
+    for (const skipped of added.skipped) this.skip({ sourceId: `subscriber:${skipped.email}`, kind: "subscriber", title: skipped.email, reason: skipped.reason });
+  }
+}
+
+/** The first MAX_TAGS distinct tags (by slug), each as the shared tag rules take it (src/shared/tags.ts); the rest cut. */
+function importedTags(tags: string[]): { kept: string[]; cut: string[] } {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  const cut: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim().slice(0, TAG_MAX_LENGTH).trim();
+    const slug = tagSlug(tag);
+    if (!slug || seen.has(slug)) continue;
+    seen.add(slug);
+    (kept.length < MAX_TAGS ? kept : cut).push(tag);
+  }
+  return { kept, cut };
+}
+
+/** published → public since its date; scheduled → publishAt (a past date: published now, and said); draft → draft. */
+function publishingOf(post: SourcePost, now: Date): { isPublic: boolean; publishAt: Date | null; publishedAt: Date | null; note?: string } {
+  if (post.status === "draft") return { isPublic: false, publishAt: null, publishedAt: null };
+  if (post.status === "scheduled" && post.date && post.date > now) return { isPublic: false, publishAt: post.date, publishedAt: null };
+  const publishedAt = post.date ?? post.createdAt ?? now;
+  if (post.status === "scheduled") {
+    return { isPublic: true, publishAt: null, publishedAt, note: post.date ? `Scheduled for ${post.date.toISOString()}, already past: published` : "Scheduled without a date: published" };
+  }
+  return { isPublic: true, publishAt: null, publishedAt };
+}
+
+/** The import_run job: runs the import; its last attempt fails the import rather than leaving it running. */
+export const runImportJob = defineJob({
+  name: JOB_NAMES.runImport,
+  payload: z.object({ importId: z.string() }),
+  async run({ importId }, helpers) {
+    await runImport(getDb(), importId, { lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS) });
+  },
+});
