@@ -35,11 +35,13 @@ describe("an import with oldUrl", () => {
     });
     const done = await importFile(account.key, zip, { oldUrl: "https://old.example.com/blog/" });
     expect(done.status).toBe("done");
-    for (const path of ["/2020/05/moved", "/2020/05/moved/", "/2020/05/moved?utm=x", "/2020/%305/moved"]) {
+    for (const path of ["/2020/05/moved", "/2020/05/moved?utm=x", "/2020/%305/moved"]) {
       const response = await fetch(new URL(`/${account.handle}${path}`, apiBaseUrl()), { redirect: "manual" });
       expect(response.status, path).toBe(301);
       expect(response.headers.get("location")).toBe(`/${account.handle}/moved`);
     }
+    // With a trailing slash, the app's own 308 drops it first.
+    expect((await fetch(new URL(`/${account.handle}/2020/05/moved/`, apiBaseUrl()))).url).toBe(new URL(`/${account.handle}/moved`, apiBaseUrl()).toString());
     expect((await fetch(new URL(`/${account.handle}/2020/05/nothing`, apiBaseUrl()), { redirect: "manual" })).status).toBe(404);
 
     const undone = await trpc(await signIn(account), "imports.undo", { importId: done.id });
