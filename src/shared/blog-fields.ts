@@ -6,6 +6,8 @@ export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX_LENGTH = 100;
 /** The longest search text `q` (as sent): the API's list and the public site's search. */
 export const MAX_SEARCH_LENGTH = 200;
+/** The text fields' lengths, at most (an import cuts what is longer, and says so). */
+export const BLOG_FIELD_MAX_LENGTHS = { title: 200, description: 1000, seoTitle: 200, seoDescription: 500, content: 500_000 } as const;
 
 /**
  * The rules for every writable blog field (docs/api.md, writing rules), shared by the API, the dashboard and
@@ -15,8 +17,8 @@ export const blogFieldSchemas = {
   title: z
     .string({ error: "title must be a string" })
     .trim()
-    .min(1, { error: "title must be 1 to 200 characters" })
-    .max(200, { error: "title must be 1 to 200 characters" }),
+    .min(1, { error: `title must be 1 to ${BLOG_FIELD_MAX_LENGTHS.title} characters` })
+    .max(BLOG_FIELD_MAX_LENGTHS.title, { error: `title must be 1 to ${BLOG_FIELD_MAX_LENGTHS.title} characters` }),
   blogSlug: z
     .string({ error: "blogSlug must be a string" })
     .min(1, { error: "blogSlug must be 1 to 100 characters" })
@@ -24,10 +26,10 @@ export const blogFieldSchemas = {
     .regex(SLUG_PATTERN, {
       error: "blogSlug must contain only lowercase letters a-z, digits 0-9 and single hyphens between them",
     }),
-  description: maxLengthString("description", 1000),
-  seoTitle: maxLengthString("seoTitle", 200),
-  seoDescription: maxLengthString("seoDescription", 500),
-  content: maxLengthString("content", 500_000),
+  description: maxLengthString("description", BLOG_FIELD_MAX_LENGTHS.description),
+  seoTitle: maxLengthString("seoTitle", BLOG_FIELD_MAX_LENGTHS.seoTitle),
+  seoDescription: maxLengthString("seoDescription", BLOG_FIELD_MAX_LENGTHS.seoDescription),
+  content: maxLengthString("content", BLOG_FIELD_MAX_LENGTHS.content),
   isPublic: strictBoolean("isPublic"),
   tags: tagsSchema,
   publishAt: publishAtSchema(),

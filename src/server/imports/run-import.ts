@@ -15,7 +15,7 @@ import { processUpload } from "~/server/images/processing";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { log } from "~/server/runtime/log";
 import { importSubscribers } from "~/server/subscribers/subscribers";
-import { SLUG_PATTERN } from "~/shared/blog-fields";
+import { BLOG_FIELD_MAX_LENGTHS, SLUG_PATTERN } from "~/shared/blog-fields";
 import { imagePath, sanitizeFileName, type ImageFormat } from "~/shared/images";
 import { EMPTY_IMPORT_REPORT, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
 import { subscriberEmailSchema, normalizeSubscriberEmail } from "~/shared/subscribers";
@@ -41,7 +41,7 @@ const PROGRESS_MS = 1_000;
 /** Subscribers added per statement batch (importSubscribers' own batches are larger). */
 const SUBSCRIBER_BATCH = 500;
 
-const LIMITS = { title: 200, description: 1000, seoTitle: 200, seoDescription: 500, content: 500_000 } as const;
+
 
 interface Account {
   id: string;
@@ -171,9 +171,9 @@ class ImportRun {
     }
     const cover = post.coverImage ? await this.bringImage(source, post, post.coverImage) : null;
     let content = replaceImageUrls(post.markdown, (url) => images.get(url) ?? url);
-    if (content.length > LIMITS.content) {
-      content = content.slice(0, LIMITS.content);
-      changes.push({ change: "content", detail: `The content was cut at ${LIMITS.content.toLocaleString("en-US")} characters` });
+    if (content.length > BLOG_FIELD_MAX_LENGTHS.content) {
+      content = content.slice(0, BLOG_FIELD_MAX_LENGTHS.content);
+      changes.push({ change: "content", detail: `The content was cut at ${BLOG_FIELD_MAX_LENGTHS.content.toLocaleString("en-US")} characters` });
     }
     for (const note of post.contentNotes) changes.push({ change: "content", detail: note });
     const tags = importedTags(post.tags);
@@ -182,7 +182,7 @@ class ImportRun {
     const publishing = publishingOf(post, now);
     if (publishing.note) changes.push({ change: "status", detail: publishing.note });
     const createdAt = post.createdAt ?? post.date ?? now;
-    const title = (post.title.trim() || "Untitled").slice(0, LIMITS.title);
+    const title = (post.title.trim() || "Untitled").slice(0, BLOG_FIELD_MAX_LENGTHS.title);
     const wanted = slugify(post.slug || post.title);
 
     const created = await writeAs(this.db, { by: "import" }, async (tx) => {
@@ -193,13 +193,13 @@ class ImportRun {
           userId: this.account.id,
           title,
           blogSlug,
-          description: post.excerpt.trim().slice(0, LIMITS.description),
+          description: post.excerpt.trim().slice(0, BLOG_FIELD_MAX_LENGTHS.description),
           content,
           isPublic: publishing.isPublic,
           publishAt: publishing.publishAt,
           publishedAt: publishing.publishedAt,
-          seoTitle: post.seoTitle.slice(0, LIMITS.seoTitle),
-          seoDescription: post.seoDescription.slice(0, LIMITS.seoDescription),
+          seoTitle: post.seoTitle.slice(0, BLOG_FIELD_MAX_LENGTHS.seoTitle),
+          seoDescription: post.seoDescription.slice(0, BLOG_FIELD_MAX_LENGTHS.seoDescription),
           tags: tags.kept,
           coverImageId: cover?.id ?? null,
           allowApiAccess: true,

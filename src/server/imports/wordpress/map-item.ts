@@ -2,7 +2,7 @@ import "server-only";
 import { toString as hastToString } from "hast-util-to-string";
 import rehypeParse from "rehype-parse";
 import { unified } from "unified";
-import { blogFieldSchemas } from "~/shared/blog-fields";
+import { BLOG_FIELD_MAX_LENGTHS } from "~/shared/blog-fields";
 import type { SourceItem, SourcePost } from "../source";
 import { type Attachment, wordPressContentToMarkdown } from "./content";
 import type { WxrItem } from "./wxr-stream";
@@ -40,11 +40,7 @@ const SKIPPED_TYPES: Record<string, { what: string; reason: string }> = {
   user_request: { what: "privacy request", reason: "personal data requests are not imported" },
 };
 
-const TITLE_MAX = blogFieldSchemas.title.maxLength ?? 200;
-const DESCRIPTION_MAX = blogFieldSchemas.description.maxLength ?? 1000;
-const SEO_TITLE_MAX = blogFieldSchemas.seoTitle.maxLength ?? 200;
-const SEO_DESCRIPTION_MAX = blogFieldSchemas.seoDescription.maxLength ?? 500;
-const CONTENT_MAX = blogFieldSchemas.content.maxLength ?? 500_000;
+const { title: TITLE_MAX, description: DESCRIPTION_MAX, seoTitle: SEO_TITLE_MAX, seoDescription: SEO_DESCRIPTION_MAX, content: CONTENT_MAX } = BLOG_FIELD_MAX_LENGTHS;
 
 export function mapWxrItem(item: WxrItem, site: WordPressSite): SourceItem[] {
   const id = item.postId.trim();
