@@ -97,13 +97,13 @@ const PARAGRAPH =
   "Moving a blog is mostly moving its words, but the words come with habits: a caption under every photo, a snippet of code in the middle of an explanation, a tag for every topic the post touched. A good import keeps all of them, and says plainly what it could not keep.";
 
 /** A classic-editor post of about 5 KB, without <p> (WordPress adds them at display time). */
-function samplePostContent(id: number, imageId: number): string {
+function samplePostContent(id: number, imageId: number, site: string): string {
   const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => `${PARAGRAPH} (${id}.${index})`).join("\n\n");
   return [
     paragraphs(3),
     `<h2>What changed in part ${id}</h2>`,
     paragraphs(3),
-    `[caption id="attachment_${imageId}" align="aligncenter" width="640"]<img class="size-large wp-image-${imageId}" src="${WXR_SITE}/wp-content/uploads/2019/05/photo-${imageId}.jpg" alt="Photo ${imageId}" width="640" height="427" /> The harbour at dawn, photo ${imageId}[/caption]`,
+    `[caption id="attachment_${imageId}" align="aligncenter" width="640"]<img class="size-large wp-image-${imageId}" src="${site}/wp-content/uploads/2019/05/photo-${imageId}.jpg" alt="Photo ${imageId}" width="640" height="427" /> The harbour at dawn, photo ${imageId}[/caption]`,
     paragraphs(2),
     `<pre class="wp-block-code"><code class="language-js">export function total(items) {\n  return items.reduce((sum, item) =&gt; sum + item.price * item.quantity, 0);\n}</code></pre>`,
     `<h3>Notes</h3>\nOne line\nand the next, joined by a line break.`,
@@ -115,17 +115,17 @@ function samplePostContent(id: number, imageId: number): string {
  * Writes a WXR of `posts` posts (and one image attachment per ten posts, which their captions and
  * featured images use) to `path`, item by item, waiting for the disk when its buffer is full.
  */
-export async function writeSampleWxr(path: string, posts: number): Promise<void> {
+export async function writeSampleWxr(path: string, posts: number, site = WXR_SITE): Promise<void> {
   const out = createWriteStream(path);
   const write = async (text: string) => {
     if (!out.write(text)) await once(out, "drain");
   };
-  await write(wxrHead());
+  await write(wxrHead(site));
   for (let index = 0; index < posts; index++) {
     const id = index * 2 + 100;
     const imageId = Math.floor(index / 10) * 2 + 1;
     if (index % 10 === 0) {
-      await write(wxrItem({ id: imageId, title: `Photo ${imageId}`, type: "attachment", status: "inherit", slug: `photo-${imageId}`, attachmentUrl: `${WXR_SITE}/wp-content/uploads/2019/05/photo-${imageId}.jpg` }));
+      await write(wxrItem({ id: imageId, title: `Photo ${imageId}`, type: "attachment", status: "inherit", slug: `photo-${imageId}`, attachmentUrl: `${site}/wp-content/uploads/2019/05/photo-${imageId}.jpg` }));
     }
     const day = String((index % 28) + 1).padStart(2, "0");
     await write(
@@ -134,7 +134,7 @@ export async function writeSampleWxr(path: string, posts: number): Promise<void>
         title: `Notes from the harbour, part ${index + 1}`,
         slug: `notes-from-the-harbour-part-${index + 1}`,
         date: `2019-05-${day} 09:30:00`,
-        content: samplePostContent(id, imageId),
+        content: samplePostContent(id, imageId, site),
         excerpt: `Part ${index + 1} of the harbour notes.`,
         categories: ["Travel"],
         tags: ["harbour", `series-${index % 7}`],

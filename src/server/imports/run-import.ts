@@ -10,7 +10,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { writeAs } from "~/server/blogs/change-source";
 import { firstFreeSlug, slugify } from "~/server/blogs/slug";
 import { getDb, type Db } from "~/server/db";
-import { saveImage } from "~/server/images/images";
+import { findUploadedImage, saveImage } from "~/server/images/images";
 import { processUpload } from "~/server/images/processing";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
 import { log } from "~/server/runtime/log";
@@ -103,6 +103,8 @@ class ImportRun {
   private savedAt = Date.now();
   private savedItems = 0;
   private subscribers: SourceSubscriber[] = [];
+  /** Each image URL of the export as this run brought it in (or why it could not). */
+  private images = new Map<string, Promise<{ id: string; url: string } | { reason: string }>>();
 
   constructor(
     private db: Db,
@@ -232,21 +234,39 @@ class ImportRun {
 
   /** One image a post uses, ours from now on: the export's bytes, else fetched; null (reported) when it cannot be. */
   private async bringImage(source: ImportSource, post: SourcePost, url: string): Promise<{ id: string; url: string } | null> {
+    // An export uses an image in many posts (a shared cover, a logo): fetched and stored once a run.
+    let brought = this.images.get(url);
+    if (!brought) {
+      brought = this.storeImage(source, url);
+      this.images.set(url, brought);
+    }
+    const outcome = await brought;
+    if ("reason" in outcome) {
+      this.failImage({ sourceId: post.sourceId, url, reason: outcome.reason });
+      return null;
+    }
+    return outcome;
+  }
+
+  private async storeImage(source: ImportSource, url: string): Promise<{ id: string; url: string } | { reason: string }> {
     try {
       let bytes = await source.asset(url);
       if (!bytes) {
         if (!/^https?:\/\//i.test(url)) throw new Error("not found in the export");
         bytes = await fetchImportImage(url);
       }
-      const processed = await processUpload(new Uint8Array(bytes), { accountId: this.account.id });
       const sha256 = createHash("sha256").update(bytes).digest("base64url");
-      const name = decodeURIComponent(url.split(/[?#]/)[0]!.split("/").pop() ?? "");
-      const { image, created } = await saveImage(this.db, this.account, processed, { sha256, fileName: sanitizeFileName(name, processed), importId: this.row.id });
-      if (created) this.report.images++;
+      // Bytes the account already stores are that image: not processed again.
+      let image = await findUploadedImage(this.db, this.account.id, sha256);
+      if (!image) {
+        const processed = await processUpload(new Uint8Array(bytes), { accountId: this.account.id });
+        const saved = await saveImage(this.db, this.account, processed, { sha256, fileName: sanitizeFileName(fileNameOf(url), processed), importId: this.row.id });
+        image = saved.image;
+        if (saved.created) this.report.images++;
+      }
       return { id: image.id, url: imagePath({ id: image.id, width: image.width, height: image.height, format: image.format as ImageFormat, variantsPending: image.variantsPending }) };
     } catch (error) {
-      this.failImage({ sourceId: post.sourceId, url, reason: error instanceof Error ? error.message : String(error) });
-      return null;
+      return { reason: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -265,6 +285,16 @@ class ImportRun {
     this.report.subscribers += added.added + added.addedUnsubscribed;
     this.report.subscribersAlreadyPresent += added.alreadyThere;
     for (const skipped of added.skipped) this.skip({ sourceId: `subscriber:${skipped.email}`, kind: "subscriber", title: skipped.email, reason: skipped.reason });
+  }
+}
+
+/** The last segment of an image's URL or path, decoded when it can be ("photo%201.jpg" → "photo 1.jpg"). */
+function fileNameOf(url: string): string {
+  const last = url.split(/[?#]/)[0]!.split("/").pop() ?? "";
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
   }
 }
 
