@@ -31,8 +31,9 @@ export const IMPORT_JOB_ATTEMPTS = 5;
 const LISTED_IMPORTS = 20;
 
 /** The job of an import: one per import (its key), so a second queueing never runs it twice at once. */
+export const importJobKey = (importId: string) => `${JOB_NAMES.runImport}:${importId}`;
 const QUEUE_IMPORT_SQL = `SELECT graphile_worker.add_job('${JOB_NAMES.runImport}', json_build_object('importId', "id"),
-    job_key := '${JOB_NAMES.runImport}:' || "id", job_key_mode := 'unsafe_dedupe', max_attempts := ${IMPORT_JOB_ATTEMPTS})
+    job_key := '${importJobKey("")}' || "id", job_key_mode := 'unsafe_dedupe', max_attempts := ${IMPORT_JOB_ATTEMPTS})
   FROM "import" WHERE "status" IN ('queued', 'running') AND ($1::text IS NULL OR "id" = $1::text)`;
 
 /** At a worker's start: imports whose job was lost (queued before the job engine was installed) get one. */

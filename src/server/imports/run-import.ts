@@ -13,16 +13,17 @@ import { getDb, type Db } from "~/server/db";
 import { findUploadedImage, saveImage } from "~/server/images/images";
 import { processUpload } from "~/server/images/processing";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
+import { jobsDeadline } from "~/server/jobs/run-deadline";
 import { log } from "~/server/runtime/log";
 import { importSubscribers } from "~/server/subscribers/subscribers";
 import { BLOG_FIELD_MAX_LENGTHS, SLUG_PATTERN } from "~/shared/blog-fields";
 import { imagePath, sanitizeFileName, type ImageFormat } from "~/shared/images";
-import { EMPTY_IMPORT_REPORT, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
+import { EMPTY_IMPORT_REPORT, importReportSchema, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
 import { subscriberEmailSchema, normalizeSubscriberEmail } from "~/shared/subscribers";
 import { MAX_TAGS, TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
 import { fetchImportImage } from "./fetch-image";
 import { READERS } from "./formats";
-import { IMPORT_JOB_ATTEMPTS, type ImportRecord } from "./imports";
+import { IMPORT_JOB_ATTEMPTS, importJobKey, type ImportRecord } from "./imports";
 import { markdownImageUrls, replaceImageUrls } from "./markdown-images";
 import { oldPathBelow } from "./permalinks";
 import { ImportFileError, type ImportSource, type SourcePost, type SourceSubscriber } from "./source";
@@ -48,18 +49,36 @@ interface Account {
   plan: Parameters<typeof saveImage>[1]["plan"];
 }
 
-/** Runs (or resumes) the import; `onProgress` is told each time progress is saved (the CLI prints it). */
-export async function runImport(db: Db, importId: string, options: { onProgress?: (row: ImportRecord) => void; lastAttempt?: boolean } = {}): Promise<ImportRecord> {
+/** A run of due jobs that must end (on Vercel) stops taking posts this long before: time for the post in hand and its images. */
+const STOP_MARGIN_MS = 20_000;
+
+/**
+ * Runs (or resumes) the import; `onProgress` is told each time progress is saved (the CLI prints
+ * it). A run cut short resumes after the items it had saved, its report going on from there: a
+ * crash redoes at most the items since its last save (found by source id, not made twice). A run
+ * that must end by a deadline (a run of due jobs on Vercel, ./run-deadline.ts) saves and calls
+ * `continueLater` to queue the rest instead of being cut off.
+ */
+export async function runImport(
+  db: Db,
+  importId: string,
+  options: { onProgress?: (row: ImportRecord) => void; lastAttempt?: boolean; continueLater?: () => Promise<unknown> } = {},
+): Promise<ImportRecord> {
   const row = await db.import.findUnique({ where: { id: importId }, include: { user: { select: { id: true, plan: true } } } });
   if (!row || row.status === "done" || row.status === "failed" || row.undoneAt) return row as ImportRecord;
-  await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date(), processed: 0 } });
+  const resumed = row.status === "running" ? { processed: row.processed, report: importReportSchema.parse(row.report) } : undefined;
+  await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date() } });
   const path = join(tmpdir(), `import-run-${randomUUID()}`);
   let source: ImportSource | undefined;
   try {
     await rebuildFile(db, row, path);
     source = await READERS[row.format](path);
-    const run = new ImportRun(db, row, row.user, options.onProgress);
-    await run.walk(source);
+    const run = new ImportRun(db, row, row.user, resumed, options.onProgress);
+    const walked = await run.walk(source, jobsDeadline() - STOP_MARGIN_MS);
+    if (!walked) {
+      await options.continueLater?.();
+      return await db.import.findUniqueOrThrow({ where: { id: importId } });
+    }
     const done = await db.import.update({
       where: { id: importId },
       data: { status: "done", finishedAt: new Date(), processed: run.processed, report: run.report as unknown as Prisma.InputJsonValue },
@@ -98,24 +117,38 @@ async function rebuildFile(db: Db, row: ImportRecord, path: string): Promise<voi
 }
 
 class ImportRun {
-  report: ImportReport = structuredClone(EMPTY_IMPORT_REPORT);
+  report: ImportReport;
   processed = 0;
   private savedAt = Date.now();
   private savedItems = 0;
   private subscribers: SourceSubscriber[] = [];
   /** Each image URL of the export as this run brought it in (or why it could not). */
   private images = new Map<string, Promise<{ id: string; url: string } | { reason: string }>>();
+  /** Items an earlier run of this import went through and saved: passed over. */
+  private readonly resumeAfter: number;
 
   constructor(
     private db: Db,
     private row: ImportRecord,
     private account: Account,
+    resumed: { processed: number; report: ImportReport } | undefined,
     private onProgress?: (row: ImportRecord) => void,
-  ) {}
+  ) {
+    this.report = resumed?.report ?? structuredClone(EMPTY_IMPORT_REPORT);
+    this.resumeAfter = resumed?.processed ?? 0;
+    this.processed = this.savedItems = this.resumeAfter;
+  }
 
-  async walk(source: ImportSource): Promise<void> {
+  /** Goes through the export's items; false when it stopped at `stopAt` (saved, the rest left for another run). */
+  async walk(source: ImportSource, stopAt: number): Promise<boolean> {
     await this.db.import.update({ where: { id: this.row.id }, data: { total: source.total } });
+    let index = 0;
     for await (const item of source.items()) {
+      if (index++ < this.resumeAfter) continue;
+      if (Date.now() >= stopAt) {
+        await this.save();
+        return false;
+      }
       if (item.kind === "post") await this.importPost(source, item.post);
       else if (item.kind === "subscriber") {
         this.subscribers.push(item.subscriber);
@@ -125,6 +158,7 @@ class ImportRun {
       if (this.processed - this.savedItems >= PROGRESS_ITEMS || Date.now() - this.savedAt >= PROGRESS_MS) await this.save();
     }
     await this.flushSubscribers();
+    return true;
   }
 
   private async save(): Promise<void> {
@@ -324,11 +358,18 @@ function publishingOf(post: SourcePost, now: Date): { isPublic: boolean; publish
   return { isPublic: true, publishAt: null, publishedAt };
 }
 
-/** The import_run job: runs the import; its last attempt fails the import rather than leaving it running. */
+/**
+ * The import_run job: runs the import; its last attempt fails the import rather than leaving it
+ * running. A run stopped by its deadline queues the rest under the import's job key (./imports.ts):
+ * this job holds the key while it runs, so graphile-worker makes the continuation a new job.
+ */
 export const runImportJob = defineJob({
   name: JOB_NAMES.runImport,
   payload: z.object({ importId: z.string() }),
   async run({ importId }, helpers) {
-    await runImport(getDb(), importId, { lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS) });
+    await runImport(getDb(), importId, {
+      lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS),
+      continueLater: () => helpers.addJob(JOB_NAMES.runImport, { importId }, { jobKey: importJobKey(importId), jobKeyMode: "replace", maxAttempts: IMPORT_JOB_ATTEMPTS }),
+    });
   },
 });

@@ -9,7 +9,8 @@ import { JOB_NAMES } from "./definition";
 import { jobTaskList } from "./registry";
 import { foreignImageStoreFlags } from "~/server/images/store";
 import { QUEUE_MISSING_IMAGE_VARIANTS_SQL, queueImageVariantsParams } from "~/server/images/images";
-import { QUEUE_SENDING_NEWSLETTERS_SQL, withBatchesEndingBy } from "~/server/newsletters/send";
+import { QUEUE_SENDING_NEWSLETTERS_SQL } from "~/server/newsletters/send";
+import { withJobsEndingBy } from "./run-deadline";
 import { QUEUE_UNFINISHED_IMPORTS_SQL } from "~/server/imports/imports";
 
 /** How often the worker looks for jobs that became due (retries); new jobs also arrive by NOTIFY. */
@@ -119,6 +120,6 @@ export async function runDueJobs(connectionString: string): Promise<void> {
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
     await utils.addJob(JOB_NAMES.maintainWebhooks, {}, { jobKey: JOB_NAMES.maintainWebhooks, jobKeyMode: "preserve_run_at", runAt: nextHour });
   });
-  // Its function may run 60 s (src/app/api/cron/jobs/route.ts, maxDuration): newsletter batches end before.
-  await withBatchesEndingBy(Date.now() + DUE_JOBS_RUN_MS, () => runOnce(options(connectionString)));
+  // Its function may run 60 s (src/app/api/cron/jobs/route.ts, maxDuration): newsletter batches and imports end before.
+  await withJobsEndingBy(Date.now() + DUE_JOBS_RUN_MS, () => runOnce(options(connectionString)));
 }

@@ -6,6 +6,7 @@ import { env } from "~/env";
 import { getSqlPool } from "~/server/db";
 import { SMTP_SOCKET_TIMEOUT_MS } from "~/server/email/send-email";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
+import { jobsDeadline } from "~/server/jobs/run-deadline";
 import { configuredRateLimiter } from "~/server/ratelimit/configured";
 import { log } from "~/server/runtime/log";
 import { personalize, renderNewsletter } from "./email";
@@ -199,28 +200,10 @@ function smtpAnswer(error: unknown): { code: number | undefined; text: string; a
 /** Batches this process runs now. */
 let runningBatches = 0;
 
-/** When the runs of due jobs in progress (Vercel's cron calls) must have ended, latest last; none for a worker that keeps running. */
-const runsEndingBy: number[] = [];
-
-/**
- * Runs `work`, a run of the due jobs that must end by `deadline` (a Vercel function's time limit,
- * src/server/jobs/worker.ts runDueJobs): meanwhile no batch hands SMTP a message later than SMTP's
- * timeout before it, and none starts when too little time is left; the next run goes on.
- */
-export async function withBatchesEndingBy<T>(deadline: number, work: () => Promise<T>): Promise<T> {
-  runsEndingBy.push(deadline);
-  runsEndingBy.sort((a, b) => a - b);
-  try {
-    return await work();
-  } finally {
-    runsEndingBy.splice(runsEndingBy.indexOf(deadline), 1);
-  }
-}
-
 const throttle = () => configuredRateLimiter("newsletter-rate");
 
 export async function sendNewsletterBatch({ blogId }: { blogId: string }, helpers: JobHelpers): Promise<void> {
-  const sendUntil = Math.min(Date.now() + BATCH_DEADLINE_MS, (runsEndingBy.at(-1) ?? Infinity) - SMTP_SOCKET_TIMEOUT_MS);
+  const sendUntil = Math.min(Date.now() + BATCH_DEADLINE_MS, jobsDeadline() - SMTP_SOCKET_TIMEOUT_MS);
   if (sendUntil < Date.now() + 1_000) {
     // Left for the next run of due jobs (on Vercel, the next minute's cron call).
     await queueNextBatch(helpers, blogId, new Date(Date.now() + 30_000));
