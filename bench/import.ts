@@ -5,8 +5,11 @@
  * (BENCH_IMPORT_DATABASE, default blogmgr_bench_import, on DATABASE_URL's server, recreated each
  * run). The posts' images are served by a local HTTP server, each a distinct JPEG, so they are
  * fetched, processed and stored as an old site's would be. Prints posts imported per second, the
- * process's peak RSS and the report's figures; bench/README.md, Imports, has them.
+ * importing process's peak RSS (a process of its own, started once the export is written and
+ * uploaded) and the report's figures; bench/README.md, Imports, has them.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { openAsBlob } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -14,6 +17,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import sharp from "sharp";
 import { writeSampleWxr } from "./wxr";
@@ -43,13 +47,24 @@ async function startImageServer(): Promise<{ url: string; close: () => void }> {
   const server = createServer(async (req, res) => {
     const n = Number(/photo-(\d+)\.jpg$/.exec(req.url ?? "")?.[1]);
     if (!Number.isFinite(n)) return void res.writeHead(404).end();
-    const jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: n % 256, g: (n * 7) % 256, b: (n * 13) % 256 } } })
+    const jpeg = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: n % 256, g: Math.floor(n / 256) % 256, b: 96 } } })
       .jpeg({ quality: 80 })
       .toBuffer();
     res.writeHead(200, { "content-type": "image/jpeg", "content-length": jpeg.length }).end(jpeg);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+if (process.env.BENCH_IMPORT_RUN) {
+  // The child: runs the import the parent set up, and answers its time and peak RSS on stdout.
+  const { getDb } = await import("~/server/db");
+  const { runImport } = await import("~/server/imports/run-import");
+  const start = performance.now();
+  await runImport(getDb(), process.env.BENCH_IMPORT_RUN);
+  console.log(JSON.stringify({ seconds: (performance.now() - start) / 1000, maxRss: process.resourceUsage().maxRSS * 1024 }));
+  await getDb().$disconnect();
+  process.exit(0);
 }
 
 const databaseUrl = await freshDatabase();
@@ -62,7 +77,6 @@ const { getDb } = await import("~/server/db");
 const { createAccount } = await import("~/server/accounts/create-account");
 const { setPlan } = await import("~/server/accounts/set-plan");
 const { createImport } = await import("~/server/imports/imports");
-const { runImport } = await import("~/server/imports/run-import");
 
 await applyMigrations(databaseUrl);
 const db = getDb();
@@ -77,14 +91,19 @@ try {
   const account = await createAccount(db, { email, password: "bench-import-password", name: "Bench", handle: "bench-import" });
   await setPlan(db, { email, plan: "enterprise" });
   const created = await createImport(db, account.id, { file: await openAsBlob(file), fileName: "export.xml", oldUrl: "https://old-blog.example" }, { queue: false });
-  const rssBefore = process.memoryUsage().rss;
-  const start = performance.now();
-  const done = await runImport(db, created.id);
-  const seconds = (performance.now() - start) / 1000;
+  // The import alone in a process of its own, as the CLI's `import` runs it: its peak RSS is the importer's.
+  // Not spawnSync: this process's image server answers the child's fetches meanwhile.
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { env: { ...process.env, BENCH_IMPORT_RUN: created.id }, stdio: ["ignore", "pipe", "inherit"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [status] = (await once(child, "exit")) as [number | null];
+  if (status !== 0) throw new Error(`the import process exited with ${status}`);
+  const { seconds, maxRss } = JSON.parse(output) as { seconds: number; maxRss: number };
+  const done = await db.import.findUniqueOrThrow({ where: { id: created.id } });
   const report = done.report as { imported: number; images: number; failedImages: number; skipped: number };
   log(`status ${done.status}${done.error ? ` (${done.error})` : ""}: imported ${report.imported}, images ${report.images}, failed images ${report.failedImages}, skipped ${report.skipped}`);
   log(`${seconds.toFixed(1)} s: ${(report.imported / seconds).toFixed(0)} posts/s, ${(bytes / 1024 / 1024 / seconds).toFixed(2)} MB/s`);
-  log(`RSS before the run ${megabytes(rssBefore)}, peak of the process ${megabytes(process.resourceUsage().maxRSS * 1024)}`);
+  log(`peak RSS of the importing process ${megabytes(maxRss)}`);
 } finally {
   images.close();
   await rm(directory, { recursive: true, force: true });
