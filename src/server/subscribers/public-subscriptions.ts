@@ -10,10 +10,10 @@ import {
   CONFIRMATION_LINK_TTL_MS,
   CONFIRMATIONS_PER_PUBLICATION_HOUR,
   normalizeSubscriberEmail,
-  PLAN_SUBSCRIBER_LIMITS,
   type SubscriberStatus,
 } from "~/shared/subscribers";
 import { confirmationUrl } from "./links";
+import { subscriberRoom } from "./subscribers";
 import { newSubscriberToken, subscriberTokenHash } from "./tokens";
 
 /**
@@ -96,7 +96,7 @@ function findByAddress(db: Db, accountId: string, email: string) {
 function createPending(db: Db, accountId: string, email: string) {
   return underAccountLock(db, accountId, async (tx) => {
     const { plan } = await tx.user.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
-    if ((await tx.subscriber.count({ where: { userId: accountId } })) >= PLAN_SUBSCRIBER_LIMITS[plan as Plan]) return "over quota" as const;
+    if ((await subscriberRoom(tx, { id: accountId, plan: plan as Plan })).room === 0) return "over quota" as const;
     await tx.subscriber.createMany({ data: [{ userId: accountId, email, source: "form", status: "pending", unsubscribeToken: newSubscriberToken() }], skipDuplicates: true });
     return tx.subscriber.findUniqueOrThrow({ where: { userId_email: { userId: accountId, email } }, select: SUBSCRIBER_STATE });
   });

@@ -81,6 +81,16 @@ export async function countSubscribers(db: Pick<Db, "subscriber">, accountId: st
   return { ...counts, total: Object.values(counts).reduce((sum, n) => sum + n, 0) };
 }
 
+/**
+ * Places left in the account's subscriber quota (every status counted, docs/newsletters.md). Read
+ * under the account's lock (underAccountLock) by whoever adds, so two additions never take the
+ * same last place.
+ */
+export async function subscriberRoom(tx: Pick<Db, "subscriber">, account: SubscriberAccount): Promise<{ room: number; count: number }> {
+  const count = await tx.subscriber.count({ where: { userId: account.id } });
+  return { room: Math.max(0, PLAN_SUBSCRIBER_LIMITS[account.plan] - count), count };
+}
+
 export function subscriberQuotaExceeded(account: SubscriberAccount, count: number, adding = 1): DomainError {
   const limit = PLAN_SUBSCRIBER_LIMITS[account.plan];
   return new DomainError(
@@ -133,8 +143,8 @@ export async function addSubscriber(
     const added = await find(tx);
     if (added) return { subscriber: subscriberView(added), created: false };
     if (!input.unbounded) {
-      const count = await tx.subscriber.count({ where: { userId: account.id } });
-      if (count >= PLAN_SUBSCRIBER_LIMITS[account.plan]) throw subscriberQuotaExceeded(account, count);
+      const { room, count } = await subscriberRoom(tx, account);
+      if (room === 0) throw subscriberQuotaExceeded(account, count);
     }
     const row = await tx.subscriber.create({ data: newSubscriberRow(account.id, { email, name: input.name?.trim() }, input.source, new Date()), select: VIEW_COLUMNS });
     return { subscriber: subscriberView(row), created: true };
@@ -201,8 +211,7 @@ export async function importSubscribers(
       for (const row of rows) existing.add(row.email);
     }
     const fresh = unique.filter((entry) => !existing.has(entry.email));
-    let room = fresh.length;
-    if (!options.unbounded) room = Math.max(0, PLAN_SUBSCRIBER_LIMITS[account.plan] - (await tx.subscriber.count({ where: { userId: account.id } })));
+    const room = options.unbounded ? fresh.length : (await subscriberRoom(tx, account)).room;
     const kept = fresh.slice(0, room);
     const now = new Date();
     for (let i = 0; i < kept.length; i += IMPORT_BATCH) {
