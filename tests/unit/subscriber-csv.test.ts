@@ -90,4 +90,24 @@ describe("writing the export", () => {
         "jo@example.com,\"'=HYPERLINK(\"\"x\"\")\",unsubscribed,form,2026-01-01T00:00:00.000Z,2026-01-01T00:05:00.000Z,2026-02-01T00:00:00.000Z\n",
     );
   });
+
+  it("reads its own export back: only an active address comes back active (unsubscribed, bounced and pending do not)", () => {
+    const view = (email: string, status: "active" | "pending" | "unsubscribed" | "bounced") => ({
+      id: email,
+      email,
+      name: "",
+      status,
+      source: "form" as const,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      confirmedAt: null,
+      unsubscribedAt: status === "unsubscribed" ? "2026-02-01T00:00:00.000Z" : null,
+    });
+    const csv = subscribersCsv([view("a@example.com", "active"), view("u@example.com", "unsubscribed"), view("b@example.com", "bounced"), view("p@example.com", "pending")], true);
+    expect(entries(csv).map(({ email, unsubscribed }) => [email, unsubscribed])).toEqual([
+      ["a@example.com", false],
+      ["u@example.com", true],
+      ["b@example.com", true],
+      ["p@example.com", true],
+    ]);
+  });
 });

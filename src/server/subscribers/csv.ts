@@ -67,6 +67,12 @@ export function recognizeLayout(header: string[]): Layout | null {
     const disabled = cell(column("email_disabled"));
     return { layout: "substack", email: column("email"), name, unsubscribed: (row) => isTrue(disabled(row)) };
   }
+  // This app's own export (EXPORT_COLUMNS): only an active address comes back able to receive
+  // emails; an unsubscribed, bounced or never confirmed (pending) one comes back unsubscribed.
+  if (column("status") >= 0) {
+    const status = cell(column("status"));
+    return { layout: "plain", email: column("email"), name, unsubscribed: (row) => status(row).trim().toLowerCase() !== "active" };
+  }
   return { layout: "plain", email: column("email"), name, unsubscribed: () => false };
 }
 
