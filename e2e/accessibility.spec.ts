@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { expect, test, type Page } from "@playwright/test";
-import { axeViolations, expectAccessible, pngBytes, signUp, uploadImage, VIEWPORTS } from "./support";
+import { axeViolations, expectAccessible, pngBytes, signUp, startImport, uploadImage, VIEWPORTS, zipOf } from "./support";
 
 /**
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
@@ -28,7 +28,16 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
     { path: `/dashboard/keys/${keyId}`, ready: () => expect(page.getByRole("heading", { name: /axe key/ })).toBeVisible() },
     { path: "/dashboard/webhooks", ready: () => expect(page.getByRole("heading", { name: "Your endpoints" })).toBeVisible() },
     { path: "/dashboard/images", ready: () => expect(page.getByRole("list", { name: "Your images" }).getByRole("listitem").filter({ has: page.getByRole("checkbox") })).toHaveCount(1) },
-    { path: "/dashboard/import", ready: () => expect(page.getByText("No imports yet")).toBeVisible() },
+    {
+      path: "/dashboard/import",
+      // The import seedOwner started, done, its report's list open.
+      ready: async () => {
+        const report = page.getByTestId("import").getByTestId("import-report");
+        await expect(report).toBeVisible({ timeout: 90_000 });
+        await report.getByText("Skipped: 1 file", { exact: true }).click();
+        await expect(report.getByRole("table", { name: "Skipped items" })).toBeVisible();
+      },
+    },
     { path: "/dashboard/usage", ready: () => expect(page.getByTestId("image-storage")).toBeVisible() },
     { path: "/dashboard/account", ready: () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible() },
     {
@@ -41,7 +50,8 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
 
 /**
  * What a new owner has to show on every page: a public blog with a cover, an image in it, a key;
- * and an earlier blog with the same tag, so the blog's page ends with a previous and a related post.
+ * an earlier blog with the same tag, so the blog's page ends with a previous and a related post;
+ * and an import of a Markdown zip, with a file it skipped, so the Import & export page shows a report.
  */
 async function seedOwner(page: Page) {
   await trpcMutation(page, "blogs.create", { title: "An earlier note", content: "Before.", isPublic: true, tags: ["Axe tag"] });
@@ -49,6 +59,11 @@ async function seedOwner(page: Page) {
   const content = `# Hello\n\nA *public* post.\n\n![A teal test pattern](${new URL(image.url).pathname})\n\n- [x] a task done\n- [ ] a task to do\n\n\`\`\`js\nconst x = 1;\n\`\`\``;
   const { blog } = (await trpcMutation(page, "blogs.create", { title: "Readable by everyone", content, coverImage: image.id, isPublic: true, tags: ["Axe tag"] })).data;
   const key = await trpcMutation(page, "keys.create", { name: "axe key", permissions: ["read:blogs"] });
+  await startImport(
+    page,
+    await zipOf({ "_posts/2024-01-02-imported-note.md": '---\ntitle: "An imported note"\ndraft: true\n---\n\nFrom elsewhere.\n', "_config.yml": "title: Old site\n" }),
+    "old-site.zip",
+  );
   // A publication with everything its pages show (docs/publication.md); gold, too light for links on white, is made readable.
   await trpcMutation(page, "publication.update", {
     description: "Pages every reader can read",

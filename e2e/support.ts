@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
+import { fromBuffer, type Entry } from "yauzl";
+import { ZipFile } from "yazl";
+import { IMPORT_PROCEDURE, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 import { waitForLink } from "../tests/support/mailbox";
 
 export const PASSWORD = "correct-horse-battery";
@@ -148,6 +150,45 @@ export async function uploadImage(page: Page, bytes: Buffer, name = "image.png")
   });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).result.data.data.image;
+}
+
+/** A zip of `entries` (name → content), made here rather than kept as a file. */
+export function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on("error", reject);
+  });
+}
+
+/** The names of the entries of the zip `bytes` (a downloaded export). */
+export function zipEntryNames(bytes: Buffer): Promise<string[]> {
+  return new Promise((resolve, reject) =>
+    fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      const names: string[] = [];
+      zip.on("entry", (entry: Entry) => {
+        names.push(entry.fileName);
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve(names));
+      zip.on("error", reject);
+      zip.readEntry();
+    }),
+  );
+}
+
+/** An export uploaded with the page's session as the Import & export page sends it (src/components/dashboard/import-export-panel.tsx). */
+export async function startImport(page: Page, bytes: Buffer, name: string) {
+  const response = await page.request.post(`/api/trpc/${IMPORT_PROCEDURE}`, {
+    multipart: { file: { name, mimeType: "application/zip", buffer: bytes } },
+    headers: { origin: new URL(page.url()).origin, [UPLOAD_REQUEST_HEADER.name]: UPLOAD_REQUEST_HEADER.value },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
 }
 
 /** The editor's bar: the blog's status and its save state (src/components/dashboard/blog-form.tsx). */

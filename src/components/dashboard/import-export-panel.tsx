@@ -23,10 +23,13 @@ import { sendForm } from "./send-form";
 
 const FORMAT_NAMES: Record<ImportFormat, string> = { wordpress: "WordPress", ghost: "Ghost", substack: "Substack", markdown: "Markdown" };
 const ACCEPTED = ".xml,.json,.zip";
+/** The bound as docs/migrating.md says it ("200 MB"). */
+const MAX_FILE = `${MAX_IMPORT_BYTES / 1024 / 1024} MB`;
 /** A running import's progress asked for this often. */
 const POLL_MS = 1_000;
 
 const count = (n: number) => n.toLocaleString("en-US");
+const counted = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
 const isRunning = (view: ImportView) => view.status === "queued" || view.status === "running";
 
 /**
@@ -75,7 +78,7 @@ function ImportForm() {
     setError("");
     setNotice("");
     if (!file) return setFileError("Choose your export's file: a .xml, .json or .zip.");
-    if (file.size > MAX_IMPORT_BYTES) return setFileError(`This file is larger than ${formatBytes(MAX_IMPORT_BYTES)}: an export may be at most that.`);
+    if (file.size > MAX_IMPORT_BYTES) return setFileError(`This file is ${formatBytes(file.size)}: an export may be at most ${MAX_FILE}.`);
     const form = new FormData();
     form.set("file", file);
     if (oldUrl.trim()) form.set("oldUrl", oldUrl.trim());
@@ -98,8 +101,9 @@ function ImportForm() {
     }
     const refusal = TRPCClientError.from<AppRouter>(outcome.answer ?? {});
     const { details } = (refusal.data ?? {}) as { details?: string };
-    if (refusal.data) return setError(details ? `${refusal.message}. ${asSentence(details)}` : errorMessage(refusal));
-    setError(outcome.status === 413 ? `This file is larger than ${formatBytes(MAX_IMPORT_BYTES)}.` : `The upload failed (HTTP ${outcome.status}). Please try again.`);
+    // The details say what is wrong with the file ("This file is not an export we read: …"); the message alone names the field.
+    if (refusal.data) return setError(details ? asSentence(details) : errorMessage(refusal));
+    setError(outcome.status === 413 ? `This file is larger than ${MAX_FILE}, the most an export may be.` : `The upload failed (HTTP ${outcome.status}). Please try again.`);
   }
 
   const uploading = sent !== null;
@@ -107,8 +111,8 @@ function ImportForm() {
     <Card>
       <CardTitle>Import from another platform</CardTitle>
       <p className="mt-1 text-sm text-slate-600">
-        A WordPress export (.xml), a Ghost export (.json, or its .zip with images), a Substack export (.zip) or a .zip of Markdown files, at most{" "}
-        {formatBytes(MAX_IMPORT_BYTES)}. Posts become blogs with their images and tags; nothing is emailed to anyone.
+        A WordPress export (.xml), a Ghost export (.json, or its .zip with images), a Substack export (.zip) or a .zip of Markdown files, at most {MAX_FILE}.
+        Posts become blogs with their images and tags; nothing is emailed to anyone.
       </p>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="mt-4 space-y-4">
         <div
@@ -124,24 +128,37 @@ function ImportForm() {
             dragging ? "border-indigo-500 bg-indigo-50" : "border-slate-300 bg-slate-50",
           )}
         >
-          <Field label="Export file" hint="Drop it here, or choose it." error={fileError || null}>
-            {(props) => (
-              <input
-                {...props}
-                ref={fileInput}
-                type="file"
-                accept={ACCEPTED}
-                disabled={uploading}
-                onChange={(event) => choose(event.target.files?.[0])}
-                className="mx-auto block w-full max-w-sm text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800"
-              />
+          <Field label="Export file" hint="Drop it here, or choose it: .xml, .json or .zip." error={fileError || null}>
+            {({ invalid, ...props }) => (
+              <>
+                {/* The browser's own control names the file a second time: hidden, its label drawn as a button instead. */}
+                <input
+                  {...props}
+                  aria-invalid={invalid || undefined}
+                  ref={fileInput}
+                  type="file"
+                  accept={ACCEPTED}
+                  disabled={uploading}
+                  onChange={(event) => choose(event.target.files?.[0])}
+                  className="peer sr-only"
+                />
+                <label
+                  htmlFor={props.id}
+                  aria-hidden
+                  className={buttonClasses(
+                    "secondary",
+                    "md",
+                    "mt-1 cursor-pointer peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 peer-disabled:cursor-not-allowed peer-disabled:text-slate-400",
+                  )}
+                >
+                  {file ? "Choose another file" : "Choose a file"}
+                </label>
+                <p className="text-sm break-words text-slate-700" data-testid="chosen-file">
+                  {file ? `${file.name} · ${formatBytes(file.size)}` : "No file chosen"}
+                </p>
+              </>
             )}
           </Field>
-          {file && (
-            <p className="mt-1 text-sm break-all text-slate-700" data-testid="chosen-file">
-              {file.name} · {formatBytes(file.size)}
-            </p>
-          )}
         </div>
         <Field
           label="Old site address (optional)"
@@ -149,25 +166,28 @@ function ImportForm() {
         >
           {(props) => <Input {...props} type="url" inputMode="url" value={oldUrl} onChange={(event) => setOldUrl(event.target.value)} disabled={uploading} placeholder="https://" />}
         </Field>
-        {uploading ? (
-          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
-            <label htmlFor={progressId} className="min-w-0 flex-1 basis-40 truncate text-sm text-slate-700">
-              {sent >= 1 ? "Checking" : "Uploading"} {file?.name}
-            </label>
-            <ProgressBar id={progressId} value={sent} max={1} />
-            <span aria-hidden className="w-10 text-right text-sm text-slate-600 tabular-nums">
-              {Math.round(sent * 100)}%
-            </span>
-            <Button variant="ghost" size="sm" onClick={() => inFlight.current?.abort()}>
-              Cancel upload
-            </Button>
-          </div>
-        ) : (
-          <Button type="submit">Import</Button>
-        )}
-        <p role={error ? "alert" : "status"} className={cn("min-h-5 text-sm", error ? "text-red-600" : "text-slate-700")}>
-          {error || notice}
-        </p>
+        <div>
+          {uploading ? (
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-slate-200 bg-slate-50 px-3 py-2">
+              <label htmlFor={progressId} className="min-w-0 flex-1 basis-40 truncate text-sm text-slate-700">
+                {sent >= 1 ? "Checking" : "Uploading"} {file?.name}
+              </label>
+              <ProgressBar id={progressId} value={sent} max={1} />
+              <span aria-hidden className="w-10 text-right text-sm text-slate-600 tabular-nums">
+                {Math.round(sent * 100)}%
+              </span>
+              <Button variant="secondary" size="sm" onClick={() => inFlight.current?.abort()}>
+                Cancel upload
+              </Button>
+            </div>
+          ) : (
+            <Button type="submit">Import</Button>
+          )}
+          {/* Always there (a live region announces what comes into it), taking no room while empty. */}
+          <p role={error ? "alert" : "status"} className={cn("mt-3 text-sm empty:mt-0", error ? "text-red-600" : "text-slate-700")}>
+            {error || notice}
+          </p>
+        </div>
       </form>
     </Card>
   );
@@ -233,17 +253,27 @@ function ImportCard({ listed }: { listed: ImportView }) {
   const headingId = useId();
   return (
     <article aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-5 shadow-xs" data-testid="import">
-      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
-        <div className="min-w-0">
-          <h3 id={headingId} className="font-medium break-all text-slate-900">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <h3 id={headingId} className="font-semibold break-words text-slate-900">
             {view.fileName || "Export"}
           </h3>
           <p className="mt-0.5 text-sm text-slate-600">
-            {FORMAT_NAMES[view.format]} · {formatBytes(view.fileBytes)} · <LocalTime iso={view.createdAt} />
-            {view.oldUrl && <> · from <span className="break-all">{view.oldUrl}</span></>}
+            {FORMAT_NAMES[view.format]} · {formatBytes(view.fileBytes)} ·{" "}
+            <span className="whitespace-nowrap">
+              <LocalTime iso={view.createdAt} />
+            </span>
+            {view.oldUrl && (
+              <>
+                {" "}
+                · from <span className="break-words">{view.oldUrl}</span>
+              </>
+            )}
           </p>
         </div>
-        <StatusBadge view={view} />
+        <span className="shrink-0">
+          <StatusBadge view={view} />
+        </span>
       </div>
       {isRunning(view) && <ImportProgress view={view} />}
       {view.status === "failed" && (
@@ -296,42 +326,53 @@ function ImportProgress({ view }: { view: ImportView }) {
 
 function Report({ report }: { report: ImportReport }) {
   const skippedKinds = Object.entries(report.skippedByKind)
-    .map(([kind, n]) => `${count(n)} ${kind}${n === 1 ? "" : "s"}`)
+    .map(([kind, n]) => counted(n, kind, `${kind}s`))
     .join(", ");
   return (
     <div className="mt-4 space-y-3 text-sm text-slate-700" data-testid="import-report">
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4">
+      {/* Imported always; the other figures only when something happened (a Markdown zip has no subscribers). */}
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 rounded-md bg-slate-50 px-4 py-3 sm:grid-cols-4">
         <Figure label="Imported" value={report.imported} />
-        <Figure label="Already imported" value={report.alreadyImported} />
-        <Figure label="Skipped" value={report.skipped} />
-        <Figure label="Changed" value={report.changed} />
-        <Figure label="Images" value={report.images} />
-        <Figure label="Images failed" value={report.failedImages} />
-        <Figure label="Subscribers added" value={report.subscribers} />
-        <Figure label="Subscribers already here" value={report.subscribersAlreadyPresent} />
+        {(
+          [
+            ["Already imported", report.alreadyImported],
+            ["Skipped", report.skipped],
+            ["Changed", report.changed],
+            ["Images", report.images],
+            ["Images not brought in", report.failedImages],
+            ["Subscribers added", report.subscribers],
+            ["Subscribers already here", report.subscribersAlreadyPresent],
+          ] as const
+        )
+          .filter(([, value]) => value > 0)
+          .map(([label, value]) => (
+            <Figure key={label} label={label} value={value} />
+          ))}
       </dl>
-      {skippedKinds && <p>Skipped: {skippedKinds}.</p>}
-      {report.skippedItems.length > 0 && (
-        <Details summary={`Skipped items (${count(report.skipped)})`} listed={report.skippedItems.length} total={report.skipped}>
+      {report.skippedItems.length > 0 ? (
+        <Details summary={`Skipped: ${skippedKinds}`} listed={report.skippedItems.length} total={report.skipped}>
           <Table label="Skipped items">
             <THead>
               <tr>
                 <Th>Item</Th>
-                <Th>Kind</Th>
                 <Th>Why</Th>
               </tr>
             </THead>
             <TBody>
               {report.skippedItems.map((item) => (
                 <Tr key={`${item.kind}:${item.sourceId}`}>
-                  <Td className="break-words">{item.title || "(untitled)"}</Td>
-                  <Td>{item.kind}</Td>
+                  <Td className="break-words">
+                    {item.title || "(untitled)"}
+                    <span className="block text-xs text-slate-600">{item.kind}</span>
+                  </Td>
                   <Td>{item.reason}</Td>
                 </Tr>
               ))}
             </TBody>
           </Table>
         </Details>
+      ) : (
+        skippedKinds && <p>Skipped: {skippedKinds}.</p>
       )}
       {report.changedItems.length > 0 && (
         <Details summary={`Changed posts (${count(report.changed)})`} listed={report.changedItems.length} total={report.changed}>
@@ -384,7 +425,7 @@ function Report({ report }: { report: ImportReport }) {
 
 function Figure({ label, value }: { label: string; value: number }) {
   return (
-    <div>
+    <div data-testid="report-figure">
       <dt className="text-xs text-slate-600">{label}</dt>
       <dd className="text-lg font-semibold text-slate-900 tabular-nums">{count(value)}</dd>
     </div>
@@ -430,8 +471,9 @@ function UndoButton({ view }: { view: ImportView }) {
         title="Undo this import?"
         description={
           <p>
-            The {count(view.report.imported)} blogs it created are deleted, with their images no other blog uses, the {count(view.report.subscribers)}{" "}
-            subscribers it added and its old addresses. Blogs you had before stay as they are. This cannot be undone.
+            The {counted(view.report.imported, "blog", "blogs")} it created {view.report.imported === 1 ? "is" : "are"} deleted, with the images no other blog uses
+            {view.report.subscribers > 0 && <>, the {counted(view.report.subscribers, "subscriber", "subscribers")} it added</>}
+            {view.oldUrl && <> and the redirects from your old addresses</>}. Blogs you had before stay as they are. This cannot be undone.
           </p>
         }
         confirmLabel="Undo import"
@@ -453,7 +495,7 @@ function ExportCard() {
         Everything you have written here in one .zip: your blogs as a Ghost export (ghost.json) and as Markdown files with front matter, every image&apos;s
         original, and your subscribers as CSV. It imports into Ghost, or back here.
       </p>
-      <a href="/dashboard/export" download className={buttonClasses("primary", "md", "mt-4")}>
+      <a href="/dashboard/export" download className={buttonClasses("secondary", "md", "mt-4")}>
         Download everything (.zip)
       </a>
     </Card>
