@@ -118,6 +118,7 @@ for (const size of VIEWPORTS) {
       await expect(changed.getByRole("link", { name: "Moving day" }).first()).toHaveAttribute("href", /^\/dashboard\/blogs\/.+/);
       await card.getByText("Images not brought in (1)").click();
       await expect(card.getByRole("table", { name: "Images not brought in" })).toContainText(UNREACHABLE_IMAGE);
+      await expect(card.getByRole("table", { name: "Images not brought in" })).toContainText("the old site refused the connection (ECONNREFUSED)");
       await expectAccessible(page, "Import & export, an import done, its lists open");
     });
 

@@ -62,7 +62,22 @@ function get(url: URL, lookup: ReturnType<typeof pinnedLookup>): Promise<{ bytes
     });
     const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`)), FETCH_TIMEOUT_MS);
     req.on("close", () => clearTimeout(deadline));
-    req.on("error", reject);
+    req.on("error", (error) => reject(inOwnersWords(error)));
     req.end();
   });
+}
+
+/** A connection's failure as the report shows it to the owner, its code kept in brackets. */
+function inOwnersWords(error: Error): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const said: Record<string, string> = {
+    ECONNREFUSED: "the old site refused the connection",
+    ECONNRESET: "the old site cut the connection",
+    ETIMEDOUT: "the connection to the old site timed out",
+    EHOSTUNREACH: "the old site cannot be reached",
+    ENETUNREACH: "the old site cannot be reached",
+  };
+  if (code && said[code]) return new Error(`${said[code]} (${code})`);
+  if (code && /CERT|SSL|TLS/.test(code)) return new Error(`the old site's HTTPS certificate was not accepted (${code})`);
+  return error;
 }
