@@ -17,7 +17,7 @@ import { log } from "~/server/runtime/log";
 import { importSubscribers } from "~/server/subscribers/subscribers";
 import { SLUG_PATTERN } from "~/shared/blog-fields";
 import { imagePath, sanitizeFileName, type ImageFormat } from "~/shared/images";
-import { EMPTY_IMPORT_REPORT, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
+import { EMPTY_IMPORT_REPORT, importReportSchema, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
 import { subscriberEmailSchema, normalizeSubscriberEmail } from "~/shared/subscribers";
 import { MAX_TAGS, TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
 import { fetchImportImage } from "./fetch-image";
@@ -52,7 +52,7 @@ interface Account {
 export async function runImport(db: Db, importId: string, options: { onProgress?: (row: ImportRecord) => void; lastAttempt?: boolean } = {}): Promise<ImportRecord> {
   const row = await db.import.findUnique({ where: { id: importId }, include: { user: { select: { id: true, plan: true } } } });
   if (!row || row.status === "done" || row.status === "failed" || row.undoneAt) return row as ImportRecord;
-  await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date(), processed: 0 } });
+  await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date() } });
   const path = join(tmpdir(), `import-run-${randomUUID()}`);
   let source: ImportSource | undefined;
   try {
@@ -60,6 +60,8 @@ export async function runImport(db: Db, importId: string, options: { onProgress?
     source = await READERS[row.format](path);
     const run = new ImportRun(db, row, row.user, options.onProgress);
     await run.walk(source);
+    // Those a run cut short made are counted too (its posts are found, not made again, by the next).
+    run.report.images = await db.image.count({ where: { importId } });
     const done = await db.import.update({
       where: { id: importId },
       data: { status: "done", finishedAt: new Date(), processed: run.processed, report: run.report as unknown as Prisma.InputJsonValue },
@@ -97,11 +99,18 @@ async function rebuildFile(db: Db, row: ImportRecord, path: string): Promise<voi
   if (written !== row.fileBytes) throw new ImportFileError(`The uploaded file was not kept whole (${written} of ${row.fileBytes} bytes): upload it again`);
 }
 
+/**
+ * One run of an import. A run resumed after a crash starts from the last progress saved: the items
+ * before it are counted in the saved report (saved with `processed`, subscribers flushed first),
+ * so they are passed over; those after it are gone through again, each found if it was made.
+ */
 class ImportRun {
-  report: ImportReport = structuredClone(EMPTY_IMPORT_REPORT);
+  report: ImportReport;
   processed = 0;
   private savedAt = Date.now();
-  private savedItems = 0;
+  private savedItems: number;
+  /** Items the saved report already counts (a resumed run), passed over. */
+  private readonly resumeAfter: number;
   private subscribers: SourceSubscriber[] = [];
 
   constructor(
@@ -109,11 +118,20 @@ class ImportRun {
     private row: ImportRecord,
     private account: Account,
     private onProgress?: (row: ImportRecord) => void,
-  ) {}
+  ) {
+    const saved = importReportSchema.safeParse(row.report);
+    this.report = saved.success && row.processed > 0 ? saved.data : structuredClone(EMPTY_IMPORT_REPORT);
+    this.resumeAfter = saved.success ? row.processed : 0;
+    this.savedItems = this.resumeAfter;
+  }
 
   async walk(source: ImportSource): Promise<void> {
     await this.db.import.update({ where: { id: this.row.id }, data: { total: source.total } });
     for await (const item of source.items()) {
+      if (this.processed < this.resumeAfter) {
+        this.processed++;
+        continue;
+      }
       if (item.kind === "post") await this.importPost(source, item.post);
       else if (item.kind === "subscriber") {
         this.subscribers.push(item.subscriber);
@@ -299,6 +317,18 @@ export const runImportJob = defineJob({
   name: JOB_NAMES.runImport,
   payload: z.object({ importId: z.string() }),
   async run({ importId }, helpers) {
-    await runImport(getDb(), importId, { lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS) });
+    // One run of an import at a time: a session lock, which PostgreSQL releases when the run's
+    // connection closes, so a worker that died (SIGKILL, a host lost) holds it no more and the job
+    // queued again at the next worker's start (QUEUE_UNFINISHED_IMPORTS_SQL) resumes the import;
+    // while a live worker holds it, that job has nothing to do.
+    await helpers.withPgClient(async (client) => {
+      const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('${JOB_NAMES.runImport}:' || $1::text)) AS "locked"`, [importId]);
+      if (!rows[0]?.locked) return;
+      try {
+        await runImport(getDb(), importId, { lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS) });
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(hashtext('${JOB_NAMES.runImport}:' || $1::text))`, [importId]);
+      }
+    });
   },
 });
