@@ -72,15 +72,27 @@ function exportXml(): Buffer {
   return Buffer.from(wxrHead() + items.join("") + WXR_TAIL);
 }
 
+/**
+ * A server with its job worker, once the worker has started: on a fresh database its first start
+ * installs graphile-worker's schema after the server answers, and a job queued meanwhile can fail.
+ */
 const start = async () => {
-  const server = await startProductionServer({ ...process.env, DATABASE_URL: databaseUrl, WEBHOOK_WORKER: "1" }, { logFile: serverLogFile() });
+  let output = "";
+  let workerStarted = () => {};
+  const started = new Promise<void>((resolve) => (workerStarted = resolve));
+  const onOutput = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes("Job worker started")) workerStarted();
+  };
+  const server = await startProductionServer({ ...process.env, DATABASE_URL: databaseUrl, WEBHOOK_WORKER: "1" }, { logFile: serverLogFile(), onOutput });
   servers.push(server);
+  await started;
   return server;
 };
 
 describe("a server killed mid-import", () => {
   it("resumes on restart, and makes every post once", async () => {
-    const account = await createAccount(db, { email: "import-crash@example.test", password: "password-123" });
+    const account = await createAccount(db, { email: "import-crash@example.test", password: "password-123", plan: "enterprise" });
     const { key } = await createApiKey(db, { accountId: account.id, name: "crash", permissions: [...PERMISSIONS] });
     const blogs = () => db.blog.count({ where: { userId: account.id } });
 
