@@ -15,7 +15,7 @@ import { PrismaClient } from "~/generated/prisma/client";
 import { createAccount } from "~/server/accounts/create-account";
 import { applyMigrations } from "~/server/db/migrate";
 import type { ImportView } from "~/shared/imports";
-import { zipOf } from "./support";
+import { zipOf } from "./sources";
 
 vi.setConfig({ testTimeout: 120_000 });
 

@@ -4,7 +4,8 @@ import { apiBaseUrl, call, createTestAccount, db, seedBlogs, type TestAccount } 
 import { png } from "../images/fixtures";
 import { signIn, trpc } from "../support/dashboard";
 import { MAX_IMPORT_BYTES } from "~/shared/imports";
-import { importFile, postImport, readOnlyKey, untilFinished, zipOf } from "./support";
+import { zipOf } from "./sources";
+import { importFile, postImport, readOnlyKey, untilFinished } from "./support";
 
 let owner: TestAccount;
 let other: TestAccount;

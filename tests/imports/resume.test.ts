@@ -3,7 +3,7 @@ import { createImport } from "~/server/imports/imports";
 import { runImport } from "~/server/imports/run-import";
 import { withJobsEndingBy } from "~/server/jobs/run-deadline";
 import { createTestAccount, db } from "../support/api";
-import { zipOf } from "./support";
+import { zipOf } from "./sources";
 
 /**
  * An import cut short goes on where it saved (docs/migrating.md, How an import runs): after its

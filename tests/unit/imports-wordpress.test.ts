@@ -1,10 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openArchive } from "~/server/imports/archive";
 import type { SourceItem, SourcePost } from "~/server/imports/source";
 import { openWordPressExport } from "~/server/imports/wordpress/read";
 import { WXR_SITE, wxrDocument, type WxrItemFields } from "../../bench/wxr";
+import { rawWxrItems, THEME_UNIT_TEST_DATA, themeUnitTestXml, type RawWxrItem } from "../imports/sources";
 import { tempDirMaker } from "../support/temp-dir";
 
 /**
@@ -13,7 +13,6 @@ import { tempDirMaker } from "../support/temp-dir";
  * regular expressions, and on small exports written for the cases that file lacks.
  */
 
-const FIXTURE = "tests/fixtures/imports/themeunittestdata.wordpress.xml.zip";
 const makeTempDir = tempDirMaker("imports-wordpress-");
 
 async function readAll(path: string): Promise<{ total: number | null; siteUrl: string | null; items: SourceItem[] }> {
@@ -30,40 +29,8 @@ async function readAll(path: string): Promise<{ total: number | null; siteUrl: s
 const postsOf = (items: SourceItem[]) => items.flatMap((item) => (item.kind === "post" ? [item.post] : []));
 const skippedOf = (items: SourceItem[]) => items.flatMap((item) => (item.kind === "skipped" ? [item] : []));
 
-/** The fixture's items as the XML has them, read with regular expressions (not the reader's parser). */
-interface RawItem {
-  id: string;
-  type: string;
-  status: string;
-  slug: string;
-  password: string;
-  dateGmt: string;
-  comments: number;
-  terms: string[];
-}
-
-function rawItems(xml: string): RawItem[] {
-  const field = (item: string, name: string) => new RegExp(`<wp:${name}>(?:<!\\[CDATA\\[)?([\\s\\S]*?)(?:\\]\\]>)?</wp:${name}>`).exec(item)?.[1] ?? "";
-  return xml
-    .split("<item>")
-    .slice(1)
-    .map((chunk) => {
-      const item = chunk.slice(0, chunk.indexOf("</item>"));
-      return {
-        id: field(item, "post_id"),
-        type: field(item, "post_type"),
-        status: field(item, "status"),
-        slug: field(item, "post_name"),
-        password: field(item, "post_password"),
-        dateGmt: field(item, "post_date_gmt"),
-        comments: item.split("<wp:comment>").length - 1,
-        terms: [...item.matchAll(/<category domain="(?:category|post_tag)"[^>]*>(?:<!\[CDATA\[)?([\s\S]*?)(?:\]\]>)?<\/category>/g)].map((match) => match[1] ?? ""),
-      };
-    });
-}
-
 describe("the theme unit test data", () => {
-  let raw: RawItem[];
+  let raw: RawWxrItem[];
   let result: Awaited<ReturnType<typeof readAll>>;
   let posts: SourcePost[];
   const post = (title: string) => {
@@ -73,11 +40,8 @@ describe("the theme unit test data", () => {
   };
 
   beforeAll(async () => {
-    const archive = await openArchive(FIXTURE);
-    const xml = (await archive.read("themeunittestdata.wordpress.xml"))?.toString("utf8") ?? "";
-    archive.close();
-    raw = rawItems(xml);
-    result = await readAll(FIXTURE);
+    raw = rawWxrItems(await themeUnitTestXml());
+    result = await readAll(THEME_UNIT_TEST_DATA);
     posts = postsOf(result.items);
   });
 
@@ -254,7 +218,7 @@ describe("what the theme unit test data lacks", () => {
   });
 
   it("reads the one .xml file of a zip, and refuses a zip without one or with several", async () => {
-    const { items } = await readAll(FIXTURE);
+    const { items } = await readAll(THEME_UNIT_TEST_DATA);
     expect(postsOf(items).length).toBeGreaterThan(0);
     const dir = await makeTempDir();
     const { default: yazl } = await import("yazl");

@@ -1,6 +1,6 @@
 import "server-only";
 import { posix } from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import yauzl from "yauzl";
 import {
   MAX_ARCHIVE_ENTRIES,
@@ -86,8 +86,22 @@ function readDirectory(zip: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
   });
 }
 
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) =>
-    zip.openReadStream(entry, (error, stream) => (error ? reject(new ImportFileError(`the entry ${JSON.stringify(entry.fileName)} cannot be read (${error.message})`)) : resolve(stream))),
+/**
+ * An entry's bytes as they inflate. A failure midway (an entry inflating past the size the
+ * directory claims, corrupt data) is the file's fault: told as an ImportFileError, so the import
+ * fails at once with it rather than being retried as a crash would be.
+ */
+async function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+  const cannotRead = (error: unknown) => new ImportFileError(`the entry ${JSON.stringify(entry.fileName)} cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  const inflating = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(cannotRead(error)) : resolve(stream))));
+  return Readable.from(
+    (async function* () {
+      try {
+        yield* inflating;
+      } catch (error) {
+        throw cannotRead(error);
+      }
+    })(),
+    { objectMode: false },
   );
 }

@@ -30,10 +30,14 @@ export const IMPORT_JOB_ATTEMPTS = 5;
 /** Imports the dashboard lists. */
 const LISTED_IMPORTS = 20;
 
-/** The job of an import: one per import (its key), so a second queueing never runs it twice at once. */
+/**
+ * The job of an import, one per import (its key) while it waits. A job already taken (locked) gets
+ * a new one beside it: its worker may have died, leaving it locked for graphile-worker's 4 hours;
+ * the job's session lock (./run-import.ts) keeps two runs of the import from overlapping.
+ */
 export const importJobKey = (importId: string) => `${JOB_NAMES.runImport}:${importId}`;
 const QUEUE_IMPORT_SQL = `SELECT graphile_worker.add_job('${JOB_NAMES.runImport}', json_build_object('importId', "id"),
-    job_key := '${importJobKey("")}' || "id", job_key_mode := 'unsafe_dedupe', max_attempts := ${IMPORT_JOB_ATTEMPTS})
+    job_key := '${importJobKey("")}' || "id", job_key_mode := 'preserve_run_at', max_attempts := ${IMPORT_JOB_ATTEMPTS})
   FROM "import" WHERE "status" IN ('queued', 'running') AND ($1::text IS NULL OR "id" = $1::text)`;
 
 /** At a worker's start: imports whose job was lost (queued before the job engine was installed) get one. */

@@ -79,6 +79,8 @@ export async function runImport(
       await options.continueLater?.();
       return await db.import.findUniqueOrThrow({ where: { id: importId } });
     }
+    // Those a run cut short made are counted too (its posts are found, not made again, by the next).
+    run.report.images = await db.image.count({ where: { importId } });
     const done = await db.import.update({
       where: { id: importId },
       data: { status: "done", finishedAt: new Date(), processed: run.processed, report: run.report as unknown as Prisma.InputJsonValue },
@@ -116,11 +118,16 @@ async function rebuildFile(db: Db, row: ImportRecord, path: string): Promise<voi
   if (written !== row.fileBytes) throw new ImportFileError(`The uploaded file was not kept whole (${written} of ${row.fileBytes} bytes): upload it again`);
 }
 
+/**
+ * One run of an import. A run resumed after a crash starts from the last progress saved: the items
+ * before it are counted in the saved report (saved with `processed`, subscribers flushed first),
+ * so they are passed over; those after it are gone through again, each found if it was made.
+ */
 class ImportRun {
   report: ImportReport;
   processed = 0;
   private savedAt = Date.now();
-  private savedItems = 0;
+  private savedItems: number;
   private subscribers: SourceSubscriber[] = [];
   /** Each image URL of the export as this run brought it in (or why it could not). */
   private images = new Map<string, Promise<{ id: string; url: string } | { reason: string }>>();
@@ -367,9 +374,23 @@ export const runImportJob = defineJob({
   name: JOB_NAMES.runImport,
   payload: z.object({ importId: z.string() }),
   async run({ importId }, helpers) {
-    await runImport(getDb(), importId, {
-      lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS),
-      continueLater: () => helpers.addJob(JOB_NAMES.runImport, { importId }, { jobKey: importJobKey(importId), jobKeyMode: "replace", maxAttempts: IMPORT_JOB_ATTEMPTS }),
+    // One run of an import at a time: a session lock, which PostgreSQL releases when the run's
+    // connection closes, so a worker that died (SIGKILL, a host lost) holds it no more and the job
+    // queued again at the next worker's start (QUEUE_UNFINISHED_IMPORTS_SQL) resumes the import;
+    // while a live worker holds it, that job has nothing to do.
+    await helpers.withPgClient(async (client) => {
+      const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext($1)) AS "locked"`, [importJobKey(importId)]);
+      if (!rows[0]?.locked) return;
+      try {
+        await runImport(getDb(), importId, {
+          lastAttempt: helpers.job.attempts >= Math.min(helpers.job.max_attempts, IMPORT_JOB_ATTEMPTS),
+          // Due a little later: taken now, it would find this run's lock still held, and end.
+          continueLater: () =>
+            helpers.addJob(JOB_NAMES.runImport, { importId }, { jobKey: importJobKey(importId), jobKeyMode: "replace", runAt: new Date(Date.now() + 5_000), maxAttempts: IMPORT_JOB_ATTEMPTS }),
+        });
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [importJobKey(importId)]);
+      }
     });
   },
 });

@@ -2,10 +2,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { mkdtemp } from "node:fs/promises";
-import sharp from "sharp";
 import { describe, expect, test } from "vitest";
 import { MAX_GHOST_JSON_BYTES, openGhostExport } from "~/server/imports/ghost/read";
 import { ImportFileError, type ImportSource, type SourceItem, type SourcePost } from "~/server/imports/source";
+import { ghostImages, ghostV5Entries } from "../../imports/sources";
 import { writeZip } from "./zip-fixture";
 
 const FIXTURES = "tests/fixtures/imports/ghost";
@@ -162,14 +162,8 @@ describe("Ghost 5.x (lexical)", () => {
 
 describe("Ghost zip with content/images", () => {
   test("__GHOST_URL__, relative and absolute references find the zip's images, however deep its root; others are null", async () => {
-    const jpeg = await sharp({ create: { width: 8, height: 6, channels: 3, background: "#246" } }).jpeg().toBuffer();
-    const png = await sharp({ create: { width: 4, height: 4, channels: 4, background: "#fa0" } }).png().toBuffer();
-    const json = await readFile(join(FIXTURES, "v5-lexical-export.json"));
-    const path = await writeZip([
-      ["harbour-site/harbour.ghost.2024-01-11.json", json],
-      ["harbour-site/content/images/2024/01/harbour.jpg", jpeg],
-      ["harbour-site/content/images/2024/01/boats.png", png],
-    ]);
+    const { jpeg, png } = await ghostImages();
+    const path = await writeZip(await ghostV5Entries());
     const source = await openGhostExport(path);
     const post = bySlug(await itemsOf(source), "harbour-mornings");
     expect(await source.asset(post.coverImage!)).toEqual(jpeg);

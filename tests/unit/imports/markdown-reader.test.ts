@@ -3,23 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import yazl from "yazl";
+import { writeZip } from "./zip-fixture";
 import { detectFormat } from "~/server/imports/detect-format";
 import { openMarkdownExport } from "~/server/imports/markdown/read";
 import { markdownImageUrls, replaceImageUrls } from "~/server/imports/markdown-images";
 import { normalizePermalinkPath, oldPathBelow } from "~/server/imports/permalinks";
 import type { SourceItem } from "~/server/imports/source";
-
-async function zipFile(entries: Record<string, string | Buffer>): Promise<string> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name);
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  const path = join(tmpdir(), `md-${randomUUID()}.zip`);
-  await writeFile(path, Buffer.concat(chunks));
-  return path;
-}
 
 async function itemsOf(path: string): Promise<SourceItem[]> {
   const source = await openMarkdownExport(path);
@@ -33,7 +22,7 @@ const posts = (items: SourceItem[]) => items.flatMap((item) => (item.kind === "p
 
 describe("the Markdown reader", () => {
   it("reads Jekyll posts and drafts, their dates, tags and images", async () => {
-    const path = await zipFile({
+    const path = await writeZip({
       "_posts/2021-03-04-hello.md": "---\ntitle: Hello\ntags: [a, b]\ncategories: [c]\nexcerpt: Short\nimage: /assets/cover.jpg\n---\nText ![x](../assets/pic.png)\n",
       "_drafts/later.md": "---\ntitle: Later\n---\nSoon\n",
       "assets/pic.png": Buffer.from("png"),
@@ -61,7 +50,7 @@ describe("the Markdown reader", () => {
   });
 
   it("reads Hugo's TOML front matter and page bundles, Dev.to's published and comma tags", async () => {
-    const path = await zipFile({
+    const path = await writeZip({
       "content/posts/bundle/index.md": '+++\ntitle = "Bundled"\ndate = 2020-01-02T03:04:05Z\ndraft = true\ntags = ["go", "hugo"]\nweird line\n+++\nBody\n',
       "devto/post.md": "---\ntitle: Dev\npublished: false\ntags: js, web , css\ncover_image: https://example.com/c.png\n---\nx\n",
     });
@@ -72,7 +61,7 @@ describe("the Markdown reader", () => {
   });
 
   it("takes the title from the first heading when the front matter has none", async () => {
-    const [post] = posts(await itemsOf(await zipFile({ "notes/a-note.md": "# The heading\n\nText\n" })));
+    const [post] = posts(await itemsOf(await writeZip({ "notes/a-note.md": "# The heading\n\nText\n" })));
     expect(post).toMatchObject({ title: "The heading", slug: "a-note", markdown: "Text" });
   });
 });
@@ -86,10 +75,10 @@ describe("format detection", () => {
     };
     expect(await detectFormat(await write('\uFEFF  <?xml version="1.0"?><rss>'))).toBe("wordpress");
     expect(await detectFormat(await write('{"db": []}'))).toBe("ghost");
-    expect(await detectFormat(await zipFile({ "posts.csv": "post_id\n", "posts/1.html": "<p>" }))).toBe("substack");
-    expect(await detectFormat(await zipFile({ "export.json": '{"db": [{"meta": {}}]}' }))).toBe("ghost");
+    expect(await detectFormat(await writeZip({ "posts.csv": "post_id\n", "posts/1.html": "<p>" }))).toBe("substack");
+    expect(await detectFormat(await writeZip({ "export.json": '{"db": [{"meta": {}}]}' }))).toBe("ghost");
     await expect(detectFormat(await write("hello"))).rejects.toThrow(/WordPress export/);
-    await expect(detectFormat(await zipFile({ "a.txt": "x" }))).rejects.toThrow(/no export we read/);
+    await expect(detectFormat(await writeZip({ "a.txt": "x" }))).rejects.toThrow(/no export we read/);
   });
 });
 

@@ -1,22 +1,11 @@
-import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, test } from "vitest";
 import { ImportFileError, type SourceItem, type SourcePost } from "~/server/imports/source";
 import { openSubstackExport } from "~/server/imports/substack/read";
+import { FIXTURES, substackEntries, substackRows } from "../../imports/sources";
 import { writeZip } from "./zip-fixture";
 
-const FIXTURES = "tests/fixtures/imports/substack";
-
-/** Substack's export as its zip lays it out, from the checked-in files. */
-async function substackZip(root = ""): Promise<string> {
-  const entries: [string, Buffer][] = [
-    [`${root}posts.csv`, await readFile(join(FIXTURES, "posts.csv"))],
-    [`${root}email_list.harbour.csv`, await readFile(join(FIXTURES, "email_list.harbour.csv"))],
-  ];
-  for (const name of await readdir(join(FIXTURES, "posts"))) entries.push([`${root}posts/${name}`, await readFile(join(FIXTURES, "posts", name))]);
-  return writeZip(entries);
-}
+const substackZip = async (root = "") => writeZip(await substackEntries(root));
 
 type Row = Record<string, string>;
 let rows: Row[];
@@ -26,8 +15,7 @@ let total: number | null;
 const post = (slug: string) => items.flatMap((item) => (item.kind === "post" ? [item.post] : [])).find((each) => each.slug === slug) as SourcePost;
 
 beforeAll(async () => {
-  rows = parse(await readFile(join(FIXTURES, "posts.csv")), { columns: true }) as Row[];
-  emails = parse(await readFile(join(FIXTURES, "email_list.harbour.csv")), { columns: true }) as Row[];
+  ({ posts: rows, emails } = await substackRows());
   const source = await openSubstackExport(await substackZip());
   total = source.total;
   items = [];
@@ -130,7 +118,7 @@ describe("Substack hostile input", () => {
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as Error).message).toMatch(message);
   };
-  test("not a zip", async () => refused(join(FIXTURES, "posts.csv"), /not a readable zip/));
+  test("not a zip", async () => refused(join(FIXTURES, "substack", "posts.csv"), /not a readable zip/));
   test("a zip without posts.csv", async () => refused(await writeZip([["email_list.x.csv", "email\na@example.com\n"]]), /no posts.csv/));
   test("a csv record beyond the bound", async () => refused(await writeZip([["posts.csv", `post_id,title\n1.a,"${"x".repeat(1024 * 1024 + 10)}"\n`]]), /not a readable CSV/));
   test("a post_id naming another entry is not followed", async () => {
