@@ -19,6 +19,11 @@ import { startProductionServer } from "./lib/next-server";
 import { createScratchDatabase } from "./lib/scratch-database";
 
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 } as const;
+/**
+ * Audits a page fails by design, not counted as a miss (but printed): search answers carry
+ * `noindex` (docs/public-blog.md, Search), which Lighthouse's is-crawlable audit scores 0.
+ */
+const BY_DESIGN: Record<string, Record<string, string>> = { search: { "is-crawlable": "search answers are noindex by design (docs/public-blog.md, Search)" } };
 const REPORT_DIR = "lighthouse-reports";
 
 if (process.env.SKIP_BUILD !== "1" && spawnSync("npm", ["run", "build"], { stdio: "inherit" }).status !== 0) process.exit(1);
@@ -52,13 +57,13 @@ try {
     const { categories, audits } = result.lhr;
     const scores = Object.fromEntries(Object.keys(TARGETS).map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as Record<keyof typeof TARGETS, number>;
     const failing = (Object.keys(TARGETS) as (keyof typeof TARGETS)[]).filter((id) => scores[id] < TARGETS[id]);
-    missed ||= failing.length > 0;
+    const lostOn = (id: string) => (categories[id]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id);
+    missed ||= failing.some((id) => lostOn(id).some((audit) => !BY_DESIGN[name]?.[audit]));
     const metrics = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => `${id} ${audits[id]?.displayValue ?? "?"}`);
     console.log(`[lighthouse] ${name} ${path}: ${Object.entries(scores).map(([id, score]) => `${id} ${score}`).join(", ")}${failing.length ? ` (below target: ${failing.join(", ")})` : ""}`);
     console.log(`[lighthouse]   ${metrics.join(", ")}; report ${REPORT_DIR}/${name}.json (Lighthouse ${result.lhr.lighthouseVersion})`);
     for (const id of failing) {
-      const refs = categories[id]?.auditRefs ?? [];
-      const lost = refs.filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1).map((ref) => `${ref.id} (${audits[ref.id]?.score})`);
+      const lost = lostOn(id).map((audit) => `${audit} (${audits[audit]?.score}${BY_DESIGN[name]?.[audit] ? `: ${BY_DESIGN[name][audit]}` : ""})`);
       console.log(`[lighthouse]   ${id} lost on: ${lost.join(", ")}`);
     }
   }
