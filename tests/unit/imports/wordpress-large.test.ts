@@ -3,8 +3,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { expect, it } from "vitest";
 import { openWordPressExport } from "~/server/imports/wordpress/read";
-import { writeSampleWxr } from "../../bench/wxr";
-import { tempDirMaker } from "../support/temp-dir";
+import { writeSampleWxr } from "../../../bench/wxr";
+import { tempDirMaker } from "../../support/temp-dir";
 
 /**
  * A large WordPress export is read in bounded memory (docs/migrating.md, Bounded): 2,000 posts of

@@ -4,8 +4,8 @@ import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { ImportFileError } from "~/server/imports/source";
 import { openWordPressExport } from "~/server/imports/wordpress/read";
-import { WXR_TAIL, wxrDocument, wxrHead } from "../../bench/wxr";
-import { tempDirMaker } from "../support/temp-dir";
+import { WXR_TAIL, wxrDocument, wxrHead } from "../../../bench/wxr";
+import { tempDirMaker } from "../../support/temp-dir";
 
 /**
  * Hostile and broken files given as WordPress exports (docs/migrating.md, Hostile files): each is

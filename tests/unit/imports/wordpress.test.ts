@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SourceItem, SourcePost } from "~/server/imports/source";
 import { openWordPressExport } from "~/server/imports/wordpress/read";
-import { WXR_SITE, wxrDocument, type WxrItemFields } from "../../bench/wxr";
-import { rawWxrItems, THEME_UNIT_TEST_DATA, themeUnitTestXml, type RawWxrItem } from "../imports/sources";
-import { tempDirMaker } from "../support/temp-dir";
+import { WXR_SITE, wxrDocument, type WxrItemFields } from "../../../bench/wxr";
+import { rawWxrItems, THEME_UNIT_TEST_DATA, themeUnitTestXml, type RawWxrItem } from "../../imports/sources";
+import { tempDirMaker } from "../../support/temp-dir";
 
 /**
  * The WordPress reader (docs/migrating.md, WordPress) on WordPress's own theme unit test data
