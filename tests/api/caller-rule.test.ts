@@ -48,6 +48,8 @@ describe("a key caller", () => {
       "images.deleteMany",
       "images.library",
       "images.storage",
+      "imports.list",
+      "imports.undo",
       "keys.activity",
       "keys.create",
       "keys.deactivate",

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiBaseUrl, createTestAccount } from "../support/api";
 import { servedDocument, type ServedDocument } from "../support/served-document";
 import * as fixtures from "../images/fixtures";
+import { zipOf } from "../imports/sources";
 
 /**
  * The served OpenAPI document as a generated client sees it (docs/api.md, the contract): every
@@ -12,7 +13,8 @@ import * as fixtures from "../images/fixtures";
  * (examples used where given), parameters from their examples or schemas. Each must get its
  * documented success, with a body the document describes. Only the ids in paths come from an
  * earlier answer, as a contract suite chains them (the created blog's id and slug, the image's
- * id), and a file body is attached by the suite, as a collection attaches one (an image upload).
+ * id), and a file body is attached by the suite, as a collection attaches one (an image upload,
+ * an export's).
  */
 
 const DOCUMENT_ID = "https://blogmgr.test/generated-requests/openapi.json";
@@ -32,6 +34,13 @@ beforeAll(async () => {
 });
 
 const resolve = (node: any) => served.resolve(node);
+
+/** The file a suite attaches to an import: a Markdown export of one post. */
+async function exportForm(): Promise<FormData> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await zipOf({ "_posts/2026-01-01-generated.md": "---\ntitle: Generated\n---\nHello.\n" }))]), "export.zip");
+  return form;
+}
 
 /** Every operation, creates first and deletes last, as a suite orders them so that ids exist. */
 function operations(): Operation[] {
@@ -87,13 +96,15 @@ async function runSuite(key: string, parameters: "required" | "every"): Promise<
     const bodies = resolve(op.definition.requestBody)?.content;
     const content = bodies?.["application/json"];
     const file = bodies?.["image/png"] ? await fixtures.png() : undefined;
+    // A form only (an export's upload): the suite attaches its file, fetch writes the boundary.
+    const form = !content && !file && bodies?.["multipart/form-data"] ? await exportForm() : undefined;
     if (content || file) headers["content-type"] = content ? "application/json" : "image/png";
-    const body = content ? JSON.stringify(sample(content.schema, {}, doc)) : file;
+    const body = content ? JSON.stringify(sample(content.schema, {}, doc)) : (file ?? form);
     const response = await fetch(url, { method: op.method, headers, body });
     const text = await response.text();
     const json = text ? JSON.parse(text) : null;
     const expected = documentedSuccess(op);
-    const label = `${op.method} ${op.template} (${parameters} parameters) ${file ? "an image" : (body ?? "")}`;
+    const label = `${op.method} ${op.template} (${parameters} parameters) ${file ? "an image" : form ? "an export" : (body ?? "")}`;
     let problem: string | undefined;
     if (response.status === expected) {
       const { valid, errors } = served.validateResponse(op.method, op.template, expected, json);
@@ -105,6 +116,7 @@ async function runSuite(key: string, parameters: "required" | "every"): Promise<
     if (json?.data?.revisions?.[0]) variables.revisionId = json.data.revisions[0].id;
     if (json?.data?.image) variables.imageId = json.data.image.id;
     if (json?.data?.subscriber) variables.subscriberId = json.data.subscriber.id;
+    if (json?.data?.import) variables.importId = json.data.import.id;
     results.push({ label, status: response.status, expected, problem });
   }
   return results;
@@ -176,7 +188,10 @@ describe("a Postman collection converted from the served document, as Portman co
       const apiKey = Object.fromEntries((request.auth?.apikey ?? []).map(({ key, value }) => [key, value]));
       if (request.auth?.type === "apikey" && apiKey.in === "header") headers[apiKey.key!] = fill(apiKey.value!);
       const isFile = !/json/.test(headers["Content-Type"] ?? "application/json");
-      const body = isFile ? new Uint8Array(await fixtures.png()) : request.body?.raw && fill(request.body.raw);
+      const isForm = /multipart\/form-data/.test(headers["Content-Type"] ?? "") || request.body?.mode === "formdata";
+      // A form's file is attached as Newman attaches one; fetch writes the boundary.
+      if (isForm) delete headers["Content-Type"];
+      const body = isForm ? await exportForm() : isFile ? new Uint8Array(await fixtures.png()) : request.body?.raw && fill(request.body.raw);
       const response = await fetch(url, { method: request.method, headers, body });
       const text = await response.text();
       const json = text ? JSON.parse(text) : null;
@@ -184,7 +199,8 @@ describe("a Postman collection converted from the served document, as Portman co
       if (json?.data?.revisions?.[0]) variables.revisionId = json.data.revisions[0].id;
       if (json?.data?.image) variables.imageId = json.data.image.id;
       if (json?.data?.subscriber) variables.subscriberId = json.data.subscriber.id;
-      results.push({ request: `${request.method} ${templateOf(request)} ${isFile ? "an image" : (body ?? "")}`, status: response.status, answer: text });
+      if (json?.data?.import) variables.importId = json.data.import.id;
+      results.push({ request: `${request.method} ${templateOf(request)} ${isForm ? "an export" : isFile ? "an image" : (body ?? "")}`, status: response.status, answer: text });
     }
     expect(results.filter((result) => result.status === 400 || result.status === 422)).toEqual([]);
     // Nor refused for anything else: each gets its documented success.

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, createTestAccount, createTestKey, db, seedBlogs, seedImage, type ApiResponse, type TestAccount } from "../support/api";
 import { servedDocument, type ServedDocument } from "../support/served-document";
 import * as fixtures from "../images/fixtures";
+import { zipOf } from "../imports/sources";
+import { EMPTY_IMPORT_REPORT } from "~/shared/imports";
 
 /**
  * The OpenAPI document as a contract (README, The API): every operation is driven through the
@@ -50,6 +52,17 @@ function expectDocumented(method: string, template: string, response: ApiRespons
 
 const json = { "content-type": "application/json" };
 
+/** An import of the account's that has ended (made directly: what it imported does not matter here). */
+const finishedImport = async (userId: string) =>
+  (await db().import.create({ data: { userId, format: "markdown", fileName: "done.zip", fileBytes: 10, status: "done", report: EMPTY_IMPORT_REPORT, finishedAt: new Date() } })).id;
+
+/** A Markdown export of one post, as POST /imports takes it. */
+async function markdownExportForm(): Promise<FormData> {
+  const form = new FormData();
+  form.set("file", new Blob([new Uint8Array(await zipOf({ "_posts/2026-01-01-contract.md": "---\ntitle: Contract\n---\nHello.\n" }))]), "contract.zip");
+  return form;
+}
+
 describe("every operation answers as the OpenAPI document describes", () => {
   it("documents every operation's successes, with the rate-limit headers they carry", async () => {
     const [blogId] = await seedBlogs(account.id, [{ title: "Contract", blogSlug: "contract" }]);
@@ -57,6 +70,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
     const png = { body: (await fixtures.png()) as never, headers: { "content-type": "image/png", "idempotency-key": "contract-image" } };
     const imageId = (await call("/images", { key: account.key, method: "POST", headers: { "content-type": "image/png" }, body: (await fixtures.webp()) as never })).json.data?.image.id;
     const subscriberId = (await db().subscriber.create({ data: { userId: account.id, email: "leaving@example.com", source: "form", unsubscribeToken: `contract-${account.id}` } })).id;
+    const importId = await finishedImport(account.id);
     const requests: [string, string, string, { body?: string; headers?: Record<string, string> }?][] = [
       ["GET", "/blogs", "/blogs?limit=5"],
       ["GET", "/blogs/{blogId}", `/blogs/${blogId}`],
@@ -84,6 +98,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["POST", "/subscribers", "/subscribers", { body: JSON.stringify({ email: "contract@example.com", name: "Contract" }), headers: json }],
       ["POST", "/subscribers", "/subscribers", { body: JSON.stringify({ email: "contract@example.com" }), headers: json }],
       ["DELETE", "/subscribers/{subscriberId}", `/subscribers/${subscriberId}`],
+      ["POST", "/imports", "/imports", { body: (await markdownExportForm()) as never }],
+      ["GET", "/imports/{importId}", `/imports/${importId}`],
     ];
     const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...new Set(requests.map(([method, template]) => `${method} ${template}`))].sort()).toEqual(documentedOperations.sort());
@@ -143,6 +159,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["/blogs/{blogId}/revisions", `/blogs/${blogId}/revisions`],
       ["/blogs/{blogId}/revisions/{revisionId}", `/blogs/${blogId}/revisions/${revisionId}`],
       ["/blogs/{blogId}/newsletter", `/blogs/${blogId}/newsletter`],
+      // A finished import: one running changes with its progress.
+      ["/imports/{importId}", `/imports/${await finishedImport(own.id)}`],
       // A past range: today's range changes with every request, this one among them.
       ["/analytics", "/analytics?from=2025-01-01&to=2025-01-31"],
     ];

@@ -12,6 +12,7 @@ import { DEMO } from "~/server/demo/seed-demo";
 import { createApiKey } from "~/server/keys/create-api-key";
 import { PERMISSIONS } from "~/shared/permissions";
 import { cameraJpeg } from "../images/fixtures";
+import { wxrDocument } from "../../bench/wxr";
 
 /**
  * The README's commands as a newcomer runs them: every `sh` block with curl or CLI commands, in
@@ -19,13 +20,16 @@ import { cameraJpeg } from "../images/fixtures";
  * app's address, the key (the demo account's, which `npm run dev` prints) and the webhook
  * receiver's host (example.com does not resolve here). Against a server of their own on a scratch
  * database holding the demo account, so that `demo` is the key's handle and the commands' writes
- * meet no other test's. The photo a reader uploads is one they bring: photo.jpg, beside them.
+ * meet no other test's. The photo a reader uploads and the export they import are theirs, beside
+ * them: photo.jpg and wordpress.xml.
  */
 
 const README = new URL("../../README.md", import.meta.url);
 /** What a reader has in the directory they run the commands from (the project's), and what the commands leave there. */
 const BROUGHT = "photo.jpg";
-const LEFT = ["photo.jpg", "blogs.json", "subscribers.csv", "subscribers-export.csv"];
+/** The WordPress export a reader imports (by the API, then the CLI: the second finds it already imported). */
+const BROUGHT_EXPORT = "wordpress.xml";
+const LEFT = ["photo.jpg", "wordpress.xml", "blogs.json", "subscribers.csv", "subscribers-export.csv", "ann-export.zip"];
 
 let scratch: ScratchDatabase;
 let server: RunningServer;
@@ -43,6 +47,7 @@ beforeAll(async () => {
   }
   server = await startProductionServer({ ...process.env, DATABASE_URL: scratch.url }, { logFile: serverLogFile() });
   await writeFile(BROUGHT, await cameraJpeg());
+  await writeFile(BROUGHT_EXPORT, wxrDocument([{ id: 1, title: "From WordPress", slug: "from-wordpress", content: "Moved here." }]));
 }, 120_000);
 
 afterAll(async () => {

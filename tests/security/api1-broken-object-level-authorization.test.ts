@@ -6,6 +6,8 @@ import * as fixtures from "../images/fixtures";
 import { API_KEY_PROCEDURES, DASHBOARD_PROCEDURES, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
 import { expectUnchanged } from "../support/stored-objects";
 import { createWebhookEndpoint } from "~/server/webhooks/endpoints";
+import { EMPTY_IMPORT_REPORT } from "~/shared/imports";
+import { zipOf } from "../imports/sources";
 
 /**
  * OWASP API1:2023 Broken Object Level Authorization. Two accounts, Ann and Bob: every operation
@@ -30,6 +32,7 @@ let annRevision: string;
 let annPreviewLink: string;
 let annImage: string;
 let annSubscriber: string;
+let annImport: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -67,6 +70,9 @@ beforeAll(async () => {
   await db().blogViewDaily.create({ data: { userId: ann.id, day: today, blogId: annBlog, views: 3 } });
   await db().referrerViewDaily.create({ data: { userId: ann.id, day: today, host: "ann-fans.example", views: 3 } });
   await db().newsletter.create({ data: { blogId: annBlogs[2]!, userId: ann.id, total: 1 } });
+  // An import of Ann's, finished, that made her public post (undoing it would delete the post).
+  annImport = (await db().import.create({ data: { userId: ann.id, format: "markdown", fileName: "ann.zip", fileBytes: 100, status: "done", report: EMPTY_IMPORT_REPORT, finishedAt: new Date() } })).id;
+  await db().blog.update({ where: { id: annBlogs[2]! }, data: { importId: annImport, importSourceId: "markdown:ann.md" } });
 });
 
 /** The bytes Bob's images take, as the database has them. */
@@ -173,6 +179,15 @@ const REST_CASES: Record<string, () => Promise<void>> = {
   "GET /blogs/{blogId}/newsletter": async () => {
     for (const id of [annBlogs[2]!, annHidden]) expectNotFound(await call(`/blogs/${id}/newsletter`, { key: bob.key }));
   },
+  "POST /imports": async () => {
+    // Whatever the body or query names, the import is Bob's.
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await zipOf({ "_posts/2026-01-01-bob.md": "---\ntitle: Bob's\n---\nHi.\n" }))]), "bob.zip");
+    form.set("userId", ann.id);
+    const answer = await call(`/imports?userId=${ann.id}`, { key: bob.key, method: "POST", body: form as never });
+    expect((await db().import.findUniqueOrThrow({ where: { id: expectSuccess(answer, 202).import.id } })).userId).toBe(bob.id);
+  },
+  "GET /imports/{importId}": async () => expectNotFound(await call(`/imports/${annImport}`, { key: bob.key })),
   "GET /publication": async () => {
     const mine = expectSuccess(await call("/publication", { key: bob.key })).publication;
     expect(mine.title).toBe((await db().user.findUniqueOrThrow({ where: { id: bob.id } })).name);
@@ -333,6 +348,12 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     expect(csv.split("\n").filter((line: string) => line.includes(ANN_READER)).length).toBeLessThanOrEqual(1);
     expect(csv).not.toContain(annSubscriber);
     expect(await db().subscriber.count({ where: { userId: ann.id } })).toBe(1);
+  },
+  "imports.list": async () => {
+    expect(JSON.stringify((await trpc(bobCookie, "imports.list")).body.result.data)).not.toContain(annImport);
+  },
+  "imports.undo": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "imports.undo", { importId: annImport }));
   },
   "images.deleteMany": async () => {
     expectTrpcNotFound(await trpc(bobCookie, "images.deleteMany", { imageIds: [annImage], force: true }));

@@ -40,6 +40,8 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /subscribers": "read:subscribers",
   "POST /subscribers": "write:subscribers",
   "DELETE /subscribers/{subscriberId}": "write:subscribers",
+  "POST /imports": "write:blogs",
+  "GET /imports/{importId}": "read:blogs",
 };
 
 let owner: TestAccount;

@@ -4,6 +4,8 @@ import { OPENAPI_DOCUMENT_PATH, REST_ROUTES } from "~/server/api/rest/routes";
 import { expectError } from "../api/expect";
 import { apiBaseUrl, call, createTestAccount, db, seedBlogs, seedImage, type TestAccount } from "../support/api";
 import * as fixtures from "../images/fixtures";
+import { zipOf } from "../imports/sources";
+import { EMPTY_IMPORT_REPORT } from "~/shared/imports";
 
 /**
  * OWASP API9:2023 Improper Inventory Management: the OpenAPI document is the API's inventory.
@@ -45,8 +47,14 @@ async function validRequest(op: DocumentedOperation) {
     .replace("{blogSlug}", blog.slug)
     .replace("{revisionId}", revisionId)
     .replace("{imageId}", await seedImage(account.id))
-    .replace("{subscriberId}", subscriberId);
+    .replace("{subscriberId}", subscriberId)
+    .replace("{importId}", (await db().import.create({ data: { userId: account.id, format: "markdown", fileName: "done.zip", fileBytes: 10, status: "done", report: EMPTY_IMPORT_REPORT } })).id);
   if (op.path === "/images" && op.method === "POST") return { path, method: op.method, headers: { "content-type": "image/png" }, body: (await fixtures.png()) as never };
+  if (op.path === "/imports" && op.method === "POST") {
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await zipOf({ "_posts/2026-01-01-inventory.md": "---\ntitle: Inventory\n---\nHello.\n" }))]), "inventory.zip");
+    return { path, method: op.method, headers: {} as Record<string, string>, body: form as never };
+  }
   const fields = op.path === "/subscribers" ? { email: `${randomUUID()}@example.com` } : { title: "Inventory" };
   const body = ["POST", "PUT", "PATCH"].includes(op.method) ? JSON.stringify(fields) : undefined;
   return { path, method: op.method, headers: { "content-type": "application/json" }, body };

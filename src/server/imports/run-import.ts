@@ -10,6 +10,7 @@ import { Prisma } from "~/generated/prisma/client";
 import { writeAs } from "~/server/blogs/change-source";
 import { firstFreeSlug, slugify } from "~/server/blogs/slug";
 import { getDb, type Db } from "~/server/db";
+import { isUniqueViolation } from "~/server/db/prisma-errors";
 import { findUploadedImage, saveImage } from "~/server/images/images";
 import { processUpload } from "~/server/images/processing";
 import { defineJob, JOB_NAMES } from "~/server/jobs/definition";
@@ -195,17 +196,20 @@ class ImportRun {
     if (this.report.failedImageItems.length < REPORT_LIST_LIMIT) this.report.failedImageItems.push(item);
   }
 
+  /**
+   * Whether the account already has the post (by its source id), counted if so: this import's own
+   * blog (made by a run cut short) as imported; another import's as already imported, left as it is.
+   */
+  private async foundMade(post: SourcePost): Promise<boolean> {
+    const made = await this.db.blog.findUnique({ where: { userId_importSourceId: { userId: this.account.id, importSourceId: post.sourceId } }, select: { importId: true } });
+    if (!made) return false;
+    if (made.importId === this.row.id) this.report.imported++;
+    else this.report.alreadyImported++;
+    return true;
+  }
+
   private async importPost(source: ImportSource, post: SourcePost): Promise<void> {
-    const existing = await this.db.blog.findUnique({
-      where: { userId_importSourceId: { userId: this.account.id, importSourceId: post.sourceId } },
-      select: { id: true, importId: true },
-    });
-    if (existing) {
-      // This import's own blog (a run resumed after a crash) counts as imported; another import's is left as it is.
-      if (existing.importId === this.row.id) this.report.imported++;
-      else this.report.alreadyImported++;
-      return;
-    }
+    if (await this.foundMade(post)) return;
     const changes: { change: ImportReport["changedItems"][number]["change"]; detail: string }[] = [];
     const images = new Map<string, string>();
     for (const url of markdownImageUrls(post.markdown)) {
@@ -228,7 +232,7 @@ class ImportRun {
     const title = (post.title.trim() || "Untitled").slice(0, BLOG_FIELD_MAX_LENGTHS.title);
     const wanted = slugify(post.slug || post.title);
 
-    const created = await writeAs(this.db, { by: "import" }, async (tx) => {
+    const write = () => writeAs(this.db, { by: "import" }, async (tx) => {
       const taken = new Set((await tx.blog.findMany({ where: { userId: this.account.id, blogSlug: { startsWith: wanted } }, select: { blogSlug: true } })).map((blog) => blog.blogSlug));
       const blogSlug = firstFreeSlug(wanted, (slug) => taken.has(slug));
       const blog = await tx.blog.create({
@@ -260,6 +264,17 @@ class ImportRun {
       }
       return blog;
     });
+    // A writer in between (another import of the same file, a slug taken meanwhile) breaks a unique
+    // index: the post made by another import is that one; a slug taken is looked for again.
+    let created: { id: string; blogSlug: string } | undefined;
+    for (let attempt = 1; !created; attempt++) {
+      try {
+        created = await write();
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt === 3) throw error;
+        if (await this.foundMade(post)) return;
+      }
+    }
     const sourceSlug = post.slug.trim();
     if (created.blogSlug !== sourceSlug && (sourceSlug !== "" || created.blogSlug !== wanted)) {
       const detail = !sourceSlug
