@@ -2,9 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { fromBuffer, type Entry } from "yauzl";
-import { ZipFile } from "yazl";
 import { IMPORT_PROCEDURE, UPLOAD_REQUEST_HEADER } from "~/shared/dashboard-limits";
 import { waitForLink } from "../tests/support/mailbox";
+export { zipOf } from "../tests/support/zip";
 
 export const PASSWORD = "correct-horse-battery";
 
@@ -150,19 +150,6 @@ export async function uploadImage(page: Page, bytes: Buffer, name = "image.png")
   });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).result.data.data.image;
-}
-
-/** A zip of `entries` (name → content), made here rather than kept as a file. */
-export function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
-  const zip = new ZipFile();
-  for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    zip.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on("error", reject);
-  });
 }
 
 /** The names of the entries of the zip `bytes` (a downloaded export). */

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import sharp from "sharp";
-import yazl from "yazl";
+import { type ZipEntries } from "../support/zip";
 import { openArchive } from "~/server/imports/archive";
 
 /**
@@ -59,18 +59,7 @@ export function rawWxrItems(xml: string): RawWxrItem[] {
     });
 }
 
-export type ZipEntries = [name: string, content: Buffer | string][];
-
-/** A zip of these entries (name → text or bytes, in that order), in memory: the exports the tests send. */
-export function zipOf(entries: ZipEntries | Record<string, string | Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, data] of Array.isArray(entries) ? entries : Object.entries(entries)) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => resolve(Buffer.concat(chunks))).on("error", reject);
-  });
-}
+export { zipOf, type ZipEntries } from "../support/zip";
 
 /** Substack's export zip (posts.csv, posts/<post_id>.html, email_list.<name>.csv), under `root`. */
 export async function substackEntries(root = ""): Promise<ZipEntries> {
