@@ -20,6 +20,14 @@ export const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(
 
 type Json = Record<string, unknown>;
 const str = (value: unknown) => (typeof value === "string" ? value : "");
+/** The editor's JSON as parsed; undefined when it is not JSON. */
+function parsedJson(source: string): unknown {
+  try {
+    return JSON.parse(source) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
@@ -28,12 +36,7 @@ const isRecord = (value: unknown): value is Json => typeof value === "object" &&
  * ahead of the `html` rendered from it, so nothing is lost converting it back. Null otherwise.
  */
 export function markdownCardOnly(source: string): string | null {
-  let document: unknown;
-  try {
-    document = JSON.parse(source);
-  } catch {
-    return null;
-  }
+  const document = parsedJson(source);
   if (!isRecord(document) || !Array.isArray(document.sections) || !Array.isArray(document.cards)) return null;
   if (document.sections.length !== 1 || document.cards.length !== 1) return null;
   const [section] = document.sections as unknown[];
@@ -200,10 +203,8 @@ const ELEMENT_TAGS: Record<string, string> = { paragraph: "p", quote: "blockquot
 
 /** A lexical document (the post's `lexical` JSON string) as segments. */
 export function renderLexical(source: string, notes: string[]): Segment[] {
-  let document: unknown;
-  try {
-    document = JSON.parse(source);
-  } catch {
+  const document = parsedJson(source);
+  if (document === undefined) {
     notes.push("the post's content (lexical) could not be read and was left out");
     return [];
   }
@@ -274,10 +275,8 @@ function cardInline(node: Json, notes: string[]): string {
  * no `html` for the post.
  */
 export function renderMobiledoc(source: string, notes: string[]): Segment[] {
-  let document: unknown;
-  try {
-    document = JSON.parse(source);
-  } catch {
+  const document = parsedJson(source);
+  if (document === undefined) {
     notes.push("the post's content (mobiledoc) could not be read and was left out");
     return [];
   }
