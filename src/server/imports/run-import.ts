@@ -21,12 +21,13 @@ import { BLOG_FIELD_MAX_LENGTHS, SLUG_PATTERN } from "~/shared/blog-fields";
 import { imagePath, sanitizeFileName, type ImageFormat } from "~/shared/images";
 import { EMPTY_IMPORT_REPORT, importReportSchema, REPORT_LIST_LIMIT, type ImportReport } from "~/shared/imports";
 import { subscriberEmailSchema, normalizeSubscriberEmail } from "~/shared/subscribers";
-import { MAX_TAGS, TAG_MAX_LENGTH, tagSlug } from "~/shared/tags";
+import { MAX_TAGS } from "~/shared/tags";
 import { fetchImportImage } from "./fetch-image";
 import { READERS } from "./formats";
 import { IMPORT_JOB_ATTEMPTS, importJobKey, type ImportRecord } from "./imports";
 import { markdownImageUrls, replaceImageUrls } from "./markdown-images";
 import { oldPathBelow } from "./permalinks";
+import { fileNameOf, importedTags, publishingOf } from "./post-mapping";
 import { ImportFileError, type ImportSource, type SourcePost, type SourceSubscriber } from "./source";
 
 /**
@@ -342,42 +343,6 @@ class ImportRun {
     this.report.subscribersAlreadyPresent += added.alreadyThere;
     for (const skipped of added.skipped) this.skip({ sourceId: `subscriber:${skipped.email}`, kind: "subscriber", title: skipped.email, reason: skipped.reason });
   }
-}
-
-/** The last segment of an image's URL or path, decoded when it can be ("photo%201.jpg" → "photo 1.jpg"). */
-function fileNameOf(url: string): string {
-  const last = url.split(/[?#]/)[0]!.split("/").pop() ?? "";
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
-
-/** The first MAX_TAGS distinct tags (by slug), each as the shared tag rules take it (src/shared/tags.ts); the rest cut. */
-function importedTags(tags: string[]): { kept: string[]; cut: string[] } {
-  const seen = new Set<string>();
-  const kept: string[] = [];
-  const cut: string[] = [];
-  for (const raw of tags) {
-    const tag = raw.trim().slice(0, TAG_MAX_LENGTH).trim();
-    const slug = tagSlug(tag);
-    if (!slug || seen.has(slug)) continue;
-    seen.add(slug);
-    (kept.length < MAX_TAGS ? kept : cut).push(tag);
-  }
-  return { kept, cut };
-}
-
-/** published → public since its date; scheduled → publishAt (a past date: published now, and said); draft → draft. */
-function publishingOf(post: SourcePost, now: Date): { isPublic: boolean; publishAt: Date | null; publishedAt: Date | null; note?: string } {
-  if (post.status === "draft") return { isPublic: false, publishAt: null, publishedAt: null };
-  if (post.status === "scheduled" && post.date && post.date > now) return { isPublic: false, publishAt: post.date, publishedAt: null };
-  const publishedAt = post.date ?? post.createdAt ?? now;
-  if (post.status === "scheduled") {
-    return { isPublic: true, publishAt: null, publishedAt, note: post.date ? `Scheduled for ${post.date.toISOString()}, already past: published` : "Scheduled without a date: published" };
-  }
-  return { isPublic: true, publishAt: null, publishedAt };
 }
 
 /**
