@@ -15,6 +15,7 @@ BEGIN
     'id', "b"."id", 'title', "b"."title", 'blogSlug', "b"."blogSlug", 'description', "b"."description",
     'content', "b"."content", 'isPublic', "b"."isPublic", 'allowApiAccess', "b"."allowApiAccess",
     'seoTitle', "b"."seoTitle", 'seoDescription', "b"."seoDescription", 'tags', to_json(COALESCE("b"."tags", '{}')),
+    'authors', to_json(COALESCE("b"."authors", '{}')),
     'coverImage', "b"."coverImageId",
     'emailSubscribers', "b"."emailSubscribers", 'emailedAt', "webhook_iso_time"("b"."emailedAt"),
     'status', "b"."status", 'publishAt', "webhook_iso_time"("b"."publishAt"), 'publishedAt', "webhook_iso_time"("b"."publishedAt"),
@@ -240,6 +241,23 @@ AS $function$
   SELECT COALESCE(array_agg(DISTINCT "slug"), '{}') FROM (SELECT "blog_tag_slug"("t") AS "slug" FROM unnest("tags") AS "t") AS "s" WHERE "slug" <> ''
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_team_fields()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW."authors" IS NULL OR cardinality(NEW."authors") = 0 THEN
+    NEW."authors" := ARRAY[COALESCE(
+      (SELECT m."userId" FROM "member" AS m WHERE m."organizationId" = NEW."userId" AND m."role" = 'owner' ORDER BY m."createdAt", m."id" LIMIT 1),
+      NEW."userId")];
+  END IF;
+  IF NEW."inReviewAt" IS NOT NULL AND (NEW."isPublic" OR NEW."publishAt" IS NOT NULL) THEN
+    NEW."inReviewAt" := NULL;
+  END IF;
+  RETURN NEW;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.job_engine_installed()
  RETURNS boolean
  LANGUAGE sql
@@ -459,6 +477,7 @@ CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW
 CREATE TRIGGER blog_schedule_job_update AFTER UPDATE OF "publishAt", "isPublic" ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS DISTINCT FROM new."publishAt")) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_slug_redirect_insert AFTER INSERT ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_slug_redirect_keep();
 CREATE TRIGGER blog_slug_redirect_update AFTER UPDATE OF "blogSlug" ON public.blog FOR EACH ROW WHEN ((old."blogSlug" IS DISTINCT FROM new."blogSlug")) EXECUTE FUNCTION blog_slug_redirect_keep();
+CREATE TRIGGER blog_team_fields BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_team_fields();
 CREATE TRIGGER public_content_version_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();

@@ -399,6 +399,8 @@ export interface components {
             seoDescription: string;
             /** @description Tags as written, at most 10; matched by their slug, ignoring case and punctuation */
             tags: string[];
+            /** @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner */
+            authors: string[];
             /** @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null */
             coverImage: string | null;
             /** @description Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), once; default false. Writable until the blog has been public or emailed */
@@ -1029,7 +1031,8 @@ export interface operations {
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
                  *       "coverImage": null,
-                 *       "emailSubscribers": false
+                 *       "emailSubscribers": false,
+                 *       "authors": null
                  *     }
                  */
                 "application/json": {
@@ -1084,6 +1087,11 @@ export interface operations {
                      * @example false
                      */
                     emailSubscribers?: boolean;
+                    /**
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @example null
+                     */
+                    authors?: string[] | null;
                 };
             };
         };
@@ -1465,7 +1473,8 @@ export interface operations {
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
                  *       "coverImage": null,
-                 *       "emailSubscribers": false
+                 *       "emailSubscribers": false,
+                 *       "authors": null
                  *     }
                  */
                 "application/json": {
@@ -1520,6 +1529,11 @@ export interface operations {
                      * @example false
                      */
                     emailSubscribers?: boolean;
+                    /**
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @example null
+                     */
+                    authors?: string[] | null;
                 };
             };
         };
@@ -1935,7 +1949,8 @@ export interface operations {
                  *       ],
                  *       "publishAt": "2099-01-01T09:00:00Z",
                  *       "coverImage": null,
-                 *       "emailSubscribers": false
+                 *       "emailSubscribers": false,
+                 *       "authors": null
                  *     }
                  */
                 "application/json": {
@@ -1990,6 +2005,11 @@ export interface operations {
                      * @example false
                      */
                     emailSubscribers?: boolean;
+                    /**
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @example null
+                     */
+                    authors?: string[] | null;
                 };
             };
         };

@@ -6,6 +6,8 @@ export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX_LENGTH = 100;
 /** The longest search text `q` (as sent): the API's list and the public site's search. */
 export const MAX_SEARCH_LENGTH = 200;
+/** A blog's authors, at most (docs/teams.md): member user ids, the primary first. */
+export const MAX_AUTHORS = 10;
 /** The text fields' lengths, at most (an import cuts what is longer, and says so). */
 export const BLOG_FIELD_MAX_LENGTHS = { title: 200, description: 1000, seoTitle: 200, seoDescription: 500, content: 500_000 } as const;
 
@@ -37,7 +39,19 @@ export const blogFieldSchemas = {
   coverImage: z.string({ error: "coverImage must be an image id (a string) or null" }).nullable(),
   /** Writable until the blog has been public or emailed (src/server/blogs/update-blog.ts). */
   emailSubscribers: strictBoolean("emailSubscribers"),
+  /** Member user ids, the primary first; that each is a current member is checked where the blog is written (src/server/blogs/authors.ts). */
+  authors: authorsSchema(),
 };
+
+/** 1 to MAX_AUTHORS distinct user ids (docs/teams.md, Authors). */
+function authorsSchema() {
+  const message = `authors must be an array of 1 to ${MAX_AUTHORS} distinct member user ids, the primary first`;
+  return z
+    .array(z.string({ error: message }).min(1, { error: message }), { error: message })
+    .min(1, { error: message })
+    .max(MAX_AUTHORS, { error: message })
+    .refine((ids) => new Set(ids).size === ids.length, { error: message });
+}
 
 /**
  * When a blog becomes public: an ISO 8601 date-time with `Z` or an offset, strictly in the
@@ -111,4 +125,6 @@ export const optionalBlogFields = {
   publishAt: blogFieldSchemas.publishAt.optional(),
   coverImage: blogFieldSchemas.coverImage.optional(),
   emailSubscribers: blogFieldSchemas.emailSubscribers.optional(),
+  /** null is the same as absent: the creator on create, unchanged on update. */
+  authors: blogFieldSchemas.authors.nullable().optional(),
 };

@@ -319,6 +319,7 @@ describe("blogs brought in by the CLI import", () => {
       ...entry,
       id: blog.id,
       tags: [],
+      authors: [account.id],
       coverImage: null,
       emailSubscribers: false,
       emailedAt: null,

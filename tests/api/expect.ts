@@ -1,6 +1,13 @@
 import { expect } from "vitest";
 import type { ApiResponse } from "../support/api";
 
+/** The documented blog object's fields (README, The API; docs/api.md, the blog object), sorted: the one list the shape tests compare with. */
+export const BLOG_FIELDS = [
+  "allowApiAccess", "authors", "blogSlug", "content", "coverImage", "createdAt", "description", "emailSubscribers", "emailedAt", "id", "isPublic",
+  "publishAt", "publishedAt",
+  "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
+];
+
 /** An error response in exactly the documented error envelope (README, The API), with the code and status expected. */
 export function expectError(response: ApiResponse, status: number, code: string): NonNullable<ApiResponse["json"]["error"]> {
   expect({ status: response.status, code: response.json?.error?.code }).toEqual({ status, code });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, expectSuccess } from "../api/expect";
+import { BLOG_FIELDS, expectError, expectSuccess } from "../api/expect";
 import { call, createTestAccount, db, seedBlogs, type TestAccount } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
 
@@ -12,12 +12,6 @@ import { authPost, signIn, trpc } from "../support/dashboard";
  * nor its hash).
  */
 
-/** The documented blog object (README, The API; docs/api.md, Writing). */
-const BLOG_FIELDS = [
-  "allowApiAccess", "blogSlug", "content", "coverImage", "createdAt", "description", "emailSubscribers", "emailedAt", "id", "isPublic",
-  "publishAt", "publishedAt",
-  "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
-];
 /** What the dashboard shows of a key. */
 const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
 const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess", "emailedAt"] as const;

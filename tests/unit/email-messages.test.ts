@@ -9,6 +9,7 @@ const named = { to, name: "Ann <script>" };
 const NAMED_KINDS: Extract<Email, { name?: string }>[] = [
   { ...named, kind: "reset-password", url: "https://blogs.example.com/reset-password?token=xyz" },
   { ...named, kind: "account-exists", signInUrl: "https://blogs.example.com/sign-in", resetUrl: "https://blogs.example.com/forgot-password" },
+  { ...named, kind: "review-requested", publication: "Engine Notes", title: "Draft <one>", by: "Bo", url: "https://blogs.example.com/dashboard/blogs/b1" },
   ...(Object.keys(NOTICE_KINDS) as NoticeKind[]).map((notice) => ({ ...named, kind: "notice" as const, notice, settingsUrl: "https://blogs.example.com/dashboard/account" })),
 ];
 
@@ -58,6 +59,18 @@ describe("the app's emails (src/server/email/messages.ts)", () => {
     expect(html).toContain("Engine &lt;Notes&gt;");
     expect(html).not.toContain("<Notes>");
     expect(links).toEqual(["https://news.example/subscribe/confirm?token=abc"]);
+  });
+
+  it("a review request names the post, who submitted it and the publication, and without them (an unproven address) none", () => {
+    const email = { to, kind: "review-requested", url: "https://x.example/dashboard/blogs/b1" } as const;
+    const named = renderEmail({ ...email, name: "Ann", publication: "Engine Notes", title: "Draft <one>", by: "Bo" });
+    expect(named.subject).toBe("Review requested: Draft <one>");
+    expect(named.text).toContain("Bo submitted “Draft <one>” for review in Engine Notes.");
+    expect(named.html).not.toContain("<one>");
+    const bare = renderEmail(email);
+    expect(bare.subject).toBe("A post was submitted for review");
+    expect(bare.text).toMatch(/^Hello,\n\nA member submitted a draft for review\. /);
+    expect(bare.links).toEqual(["https://x.example/dashboard/blogs/b1"]);
   });
 
   it("a notice names what changed and, when given, the detail", () => {

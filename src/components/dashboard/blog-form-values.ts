@@ -20,9 +20,9 @@ const FIELD_RULES = { ...optionalBlogFields, title: requiredTitle } satisfies Re
  * What the owner edits; coverImage an image id, or null for none. The status (public, scheduled)
  * is not among them: it changes by an action of its own (publish-control.tsx), saved at once.
  */
-export type Values = Record<TextField, string> & { allowApiAccess: boolean; tags: string[]; coverImage: string | null };
+export type Values = Record<TextField, string> & { allowApiAccess: boolean; tags: string[]; coverImage: string | null; authors: string[] };
 /** Fields the server may name in a refusal, besides the text fields. */
-const OTHER_FIELDS = ["tags", "publishAt", "coverImage"] as const;
+const OTHER_FIELDS = ["tags", "publishAt", "coverImage", "authors"] as const;
 export type Errors = Partial<Record<TextField | (typeof OTHER_FIELDS)[number] | "form", string>>;
 
 export const EMPTY: Values = {
@@ -35,6 +35,8 @@ export const EMPTY: Values = {
   allowApiAccess: true,
   tags: [],
   coverImage: null,
+  /** None chosen: the server makes the member creating the blog its author. */
+  authors: [],
 };
 
 /** A moment as the date-time picker holds it, "YYYY-MM-DDTHH:mm" in the owner's time zone; "" for none. */
@@ -52,8 +54,8 @@ export function fromLocalInput(local: string): string | null {
 
 /** The form's values of a stored blog. */
 export function valuesOf(blog: BlogView): Values {
-  const { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage } = blog;
-  return { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage };
+  const { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage, authors } = blog;
+  return { title, blogSlug, description, content, seoTitle, seoDescription, allowApiAccess, tags, coverImage, authors };
 }
 
 /** The API's message about a field in the form's words: "blogSlug must…" reads "Slug must…." */

@@ -24,6 +24,8 @@ import { emailChoiceOpen, NewsletterProgressLine } from "./newsletter-choice";
 import { PublishControl, type StatusChange } from "./publish-control";
 import { SharePreview } from "./share-preview";
 import { useBlogSaver } from "./blog-saver";
+import { useAuthorChoices } from "./author-picker";
+import { InReviewBadge, SubmitForReview, useDraftsInReview } from "./review-state";
 import { useUnsavedChangesGuard } from "./unsaved-changes";
 
 const STATUS_LABELS = { draft: "Draft", scheduled: "Scheduled", published: "Published" } as const;
@@ -61,6 +63,8 @@ export function BlogForm({
   // Bumped to move the focus to the first invalid field once the errors have rendered.
   const [focusRequest, setFocusRequest] = useState(0);
   const isDesktop = useWideScreen();
+  const inReviewIds = useDraftsInReview();
+  const choices = useAuthorChoices();
 
   /** Shows `found`; after an action of the owner's (not an autosave) takes them to the first field concerned. */
   const showErrors = (found: Errors, takeThere: boolean) => {
@@ -80,6 +84,8 @@ export function BlogForm({
       setValues((current) => afterSave(current, sentValues, valuesOf(saved)));
       setErrors((e) => ({ ...e, form: undefined }));
       void queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() });
+      // Publishing or scheduling a draft in review clears its mark.
+      if (saved.status !== "draft") void queryClient.invalidateQueries({ queryKey: trpc.blogs.review.list.queryKey() });
       void queryClient.invalidateQueries({ queryKey: trpc.blogs.revisions.list.queryKey({ blogId: saved.id }) });
       onSaved?.(saved, tag);
     },
@@ -137,6 +143,7 @@ export function BlogForm({
   }
 
   const status = saved?.status ?? "draft";
+  const inReview = status === "draft" && saved !== undefined && (inReviewIds.data?.has(saved.id) ?? false);
   // A status change replaces the publish control, and the panel that held the focus goes with it:
   // the focus moves to the new control (its trigger) rather than falling to the page's body.
   const previousStatus = useRef(status);
@@ -179,6 +186,7 @@ export function BlogForm({
         <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5 text-sm sm:flex-row sm:flex-wrap sm:items-center sm:gap-x-2" data-testid="blog-state">
           <span className="flex items-center gap-2">
             <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
+            {inReview && <InReviewBadge />}
           {status === "published" && saved && (
             // A plain link: the public site is static HTML outside Next's router (docs/public-blog.md).
             <a href={`/${handle}/${saved.blogSlug}`} aria-label={`View public page /${handle}/${saved.blogSlug}`} className="text-indigo-700 underline">
@@ -215,6 +223,9 @@ export function BlogForm({
             <Button type="submit" loading={saver.busy}>
               Update
             </Button>
+          )}
+          {saved && status === "draft" && !inReview && choices.data && saved.authors.includes(choices.data.you) && (
+            <SubmitForReview blogId={saved.id} beforeSubmit={() => (dirty ? saveNow() : Promise.resolve(true))} onError={(form) => setErrors((e) => ({ ...e, form }))} />
           )}
           <PublishControl
             status={status}

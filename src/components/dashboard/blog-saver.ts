@@ -61,10 +61,11 @@ export function useBlogSaver({
 
   async function send(sent: Values, { change, overwrite, byOwner }: { change?: StatusChange; overwrite?: boolean; byOwner: boolean }): Promise<boolean> {
     const current = latest.current.saved;
-    const { coverImage, blogSlug, ...rest } = sent;
+    const { coverImage, blogSlug, authors, ...rest } = sent;
     // The cover only when changed: one deleted since the form loaded is already cleared, not to be sent back.
     const cover = coverImage === (current ? current.coverImage : EMPTY.coverImage) ? {} : { coverImage };
-    const fields = { ...rest, ...cover, blogSlug: blogSlug || undefined, ...change, editSession };
+    // No authors chosen (a new blog): the server's default, the member writing it.
+    const fields = { ...rest, ...cover, blogSlug: blogSlug || undefined, authors: authors.length > 0 ? authors : undefined, ...change, editSession };
     lastSent.current = sent;
     setSaving((n) => n + 1);
     if (byOwner) setOwnerSaving((n) => n + 1);

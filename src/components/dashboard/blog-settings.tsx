@@ -7,11 +7,12 @@ import type { BlogView } from "~/server/blogs/blog-view";
 import { api } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { characterCount, type Errors, type Values } from "./blog-form-values";
+import { AuthorPicker } from "./author-picker";
 import { CoverImagePicker } from "./cover-image-picker";
 import { TagInput } from "./tag-input";
 
 /** The settings a blog's editor keeps beside the writing: address, description, tags, cover, search engines, API access. */
-export const SETTINGS_FIELDS = ["blogSlug", "description", "tags", "coverImage", "seoTitle", "seoDescription"] as const;
+export const SETTINGS_FIELDS = ["blogSlug", "description", "tags", "authors", "coverImage", "seoTitle", "seoDescription"] as const;
 
 /**
  * The blog's settings, in the editor's side panel (desktop) or its sheet (phone). When a blog that
@@ -71,6 +72,14 @@ export function BlogSettings({
         }}
         suggestions={(knownTags.data ?? []).map((t) => t.name)}
         error={errors.tags}
+      />
+      <AuthorPicker
+        authors={values.authors}
+        onChange={(authors) => {
+          onChange("authors", authors);
+          onErrorsChange({ authors: undefined });
+        }}
+        error={errors.authors}
       />
       <section aria-labelledby="cover-image-heading" className="space-y-2">
         <h2 id="cover-image-heading" className="text-sm font-medium text-slate-800">

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Badge } from "~/components/ui/badge";
+import { InReviewBadge, useDraftsInReview } from "./review-state";
 import { ConfirmDialog } from "~/components/ui/dialog";
 import { Toast, type ToastMessage } from "~/components/ui/toast";
 import { buttonClasses, Button } from "~/components/ui/button";
@@ -97,6 +98,7 @@ export function BlogsTable({ handle }: { handle: string }) {
   const [confirming, setConfirming] = useState<PendingConfirmation | null>(null);
   const [toast, setToast] = useState<ToastMessage | null>(null);
   const view = useListView();
+  const inReview = useDraftsInReview();
 
   // Search as the owner types, once they pause.
   useEffect(() => {
@@ -118,7 +120,10 @@ export function BlogsTable({ handle }: { handle: string }) {
     mutationFn: ({ id, ...changes }: Change) => api.blogs.update.mutate({ blogId: id, ...changes }),
     onMutate: () => setToggleError(""),
     onError: (error) => setToggleError(errorMessage(error)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: trpc.blogs.review.list.queryKey() });
+      return queryClient.invalidateQueries({ queryKey: trpc.blogs.list.queryKey() });
+    },
   });
 
   /** Makes a publishing change, then offers to undo it. */
@@ -277,6 +282,7 @@ export function BlogsTable({ handle }: { handle: string }) {
                 <td className="col-span-2 min-w-0 p-0 text-sm md:px-3 md:py-2">
                   <span className="flex flex-wrap items-center gap-2">
                     <Badge tone={STATUS_TONES[blog.status]}>{STATUS_LABELS[blog.status]}</Badge>
+                    {blog.status === "draft" && inReview.data?.has(blog.id) && <InReviewBadge />}
                     {blog.publishAt && (
                       <>
                         <span className="text-xs text-slate-600">

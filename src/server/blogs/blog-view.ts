@@ -20,6 +20,8 @@ export interface BlogView {
   seoTitle: string;
   seoDescription: string;
   tags: string[];
+  /** The members who wrote it (user ids), the primary first (docs/teams.md); since the blog_authors migration. */
+  authors: string[];
   /** The id of the account's image shown with the blog, or null. */
   coverImage: string | null;
   /** Whether the blog is to be emailed to the account's subscribers when it first becomes public (docs/newsletters.md). */

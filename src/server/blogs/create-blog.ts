@@ -1,5 +1,6 @@
 import "server-only";
 import type { Prisma } from "~/generated/prisma/client";
+import { authorsColumn } from "./authors";
 import { readBlogViews, type BlogView } from "./blog-view";
 import { writeAs, type BlogWriter, type ChangeSource } from "./change-source";
 import type { BlogScope } from "./blog-scope";
@@ -22,6 +23,8 @@ export interface NewBlog {
   coverImage?: string | null;
   /** Email the blog to the account's subscribers when it first becomes public (docs/newsletters.md). */
   emailSubscribers?: boolean;
+  /** Member user ids, the primary first, checked here to be members (./authors.ts); null or absent: the default. */
+  authors?: string[] | null;
 }
 
 /**
@@ -44,21 +47,29 @@ export function createBlog(
   {
     allowApiAccess = true,
     source,
+    creator,
   }: {
     /** The dashboard lets the owner choose; blogs created over the API always have API access. */
     allowApiAccess?: boolean;
     /** Who creates it, for its first revision. */
     source: ChangeSource;
+    /**
+     * The member who creates it (the dashboard), its author when none are named; without one the
+     * database names the publication's owner (the blog_authors migration; docs/teams.md, Authors).
+     */
+    creator?: string;
   },
 ): Promise<BlogView> {
   return writeAs(db, source, async (tx) => {
-    const { coverImage, ...fields } = blog;
+    const { coverImage, authors, ...fields } = blog;
     const { accountId } = scope;
     const cover = await coverImageColumn(tx, scope, coverImage);
+    const named = await authorsColumn(tx, scope, authors);
+    const byline = named.authors ? named : creator ? { authors: [creator] } : {};
     /** The new blog, or undefined when the slug is taken. */
     const insert = async (blogSlug: string) => {
       const [created] = await tx.blog.createManyAndReturn({
-        data: [{ ...fields, ...cover, blogSlug, userId: accountId, allowApiAccess }],
+        data: [{ ...fields, ...cover, ...byline, blogSlug, userId: accountId, allowApiAccess }],
         skipDuplicates: true,
         select: { id: true },
       });

@@ -3,6 +3,7 @@ import type { Prisma } from "~/generated/prisma/client";
 import type { Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import { isUniqueViolation } from "~/server/db/prisma-errors";
+import { authorsColumn } from "./authors";
 import { readBlogViews, type BlogView } from "./blog-view";
 import { blogScopeWhere, type BlogScope } from "./blog-scope";
 import { assertPrecondition, type BlogPrecondition } from "./blog-precondition";
@@ -30,9 +31,10 @@ export async function updateBlog(
     return await writeAs(db, source, async (tx) => {
       if (precondition) await assertPrecondition(tx, scope, id, precondition);
       if (changes.emailSubscribers !== undefined) await assertEmailChoiceOpen(tx, scope, id, changes.emailSubscribers);
-      const { coverImage, ...fields } = changes;
+      const { coverImage, authors, ...fields } = changes;
       const cover = await coverImageColumn(tx, scope, coverImage);
-      const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: { ...fields, ...cover } });
+      const byline = await authorsColumn(tx, scope, authors);
+      const { count } = await tx.blog.updateMany({ where: { id, ...blogScopeWhere(scope) }, data: { ...fields, ...cover, ...byline } });
       if (count === 0) throw blogNotFound({ id }, scope);
       const [blog] = await readBlogViews(tx, [id]);
       // Public stays public (the database clears publishAt then): a schedule needs isPublic false with it.

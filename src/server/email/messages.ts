@@ -35,6 +35,16 @@ export const emailSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("reset-password"), to: z.string(), name: z.string().optional(), url: z.string() }),
   z.object({ kind: z.literal("account-exists"), to: z.string(), name: z.string().optional(), signInUrl: z.string(), resetUrl: z.string() }),
   z.object({ kind: z.literal("confirm-subscription"), to: z.string(), publication: z.string(), url: z.string() }),
+  /** A contributor's "Submit for review" (docs/teams.md, Review), to the publication's editors; `title` and `by` only for a proven address. */
+  z.object({
+    kind: z.literal("review-requested"),
+    to: z.string(),
+    name: z.string().optional(),
+    publication: z.string().optional(),
+    title: z.string().optional(),
+    by: z.string().optional(),
+    url: z.string(),
+  }),
   z.object({
     kind: z.literal("notice"),
     to: z.string(),
@@ -99,6 +109,16 @@ function contentOf(email: Email): Content {
         paragraphs: [greeting, `Someone (we hope you) asked for the new posts of ${email.publication} to be emailed to this address.`],
         action: { label: "Confirm my subscription", url: email.url },
         after: ["The link is valid for 7 days. Until you follow it, no posts are sent. If you did not ask, ignore this email: nothing more will come."],
+      };
+    case "review-requested":
+      return {
+        subject: email.title ? `Review requested: ${email.title}` : "A post was submitted for review",
+        paragraphs: [
+          greeting,
+          `${email.by ?? "A member"} submitted ${email.title ? `“${email.title}”` : "a draft"} for review${email.publication ? ` in ${email.publication}` : ""}. It waits for an editor to publish it.`,
+        ],
+        action: { label: "Open the post", url: email.url },
+        after: ["You receive this as an editor, administrator or owner of the publication."],
       };
     case "notice":
       return {

@@ -7,6 +7,7 @@ import { getBlogBySlugProcedure } from "./get-blog-by-slug";
 import { listBlogsProcedure } from "./list-blogs";
 import { getNewsletterProcedure } from "./newsletter";
 import { previewsRouter } from "./previews";
+import { authorChoicesProcedure, reviewRouter } from "./review";
 import { getRevisionProcedure, listRevisionsProcedure, restoreRevisionProcedure } from "./revisions";
 import { editorUpdateBlogProcedure, patchBlogProcedure, putBlogProcedure } from "./update-blog";
 
@@ -22,5 +23,7 @@ export const blogsRouter = createTRPCRouter({
   newsletter: getNewsletterProcedure,
   previews: previewsRouter,
   editor: createTRPCRouter({ create: editorCreateBlogProcedure, update: editorUpdateBlogProcedure }),
+  authorChoices: authorChoicesProcedure,
+  review: reviewRouter,
   revisions: createTRPCRouter({ list: listRevisionsProcedure, get: getRevisionProcedure, restore: restoreRevisionProcedure }),
 });

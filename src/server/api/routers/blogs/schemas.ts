@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { blogFieldSchemas, MAX_SEARCH_LENGTH, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
+import { blogFieldSchemas, MAX_AUTHORS, MAX_SEARCH_LENGTH, optionalBlogFields, requiredTitle, strictBoolean } from "~/shared/blog-fields";
 import { encodeBlogCursor, type BlogCursor } from "~/server/blogs/blog-cursor";
 import type { BlogListQuery } from "~/server/blogs/blog-list-query";
 import type { BlogView } from "~/server/blogs/blog-view";
@@ -19,6 +19,10 @@ const COVER_IMAGE_DESCRIPTION =
   "The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share " +
   "image and in its feeds; null for none. Deleting the image sets it to null";
 
+const AUTHORS_DESCRIPTION =
+  "The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member " +
+  "who created it by default; for an API key, the CLI or an import, the publication's owner";
+
 const EMAIL_SUBSCRIBERS_DESCRIPTION =
   "Whether the blog is emailed to the account's active subscribers when it first becomes public (now or by its schedule), " +
   "once; default false. Writable until the blog has been public or emailed";
@@ -35,6 +39,7 @@ export const blogSchema = z
     seoTitle: z.string(),
     seoDescription: z.string(),
     tags: z.array(z.string()).meta({ description: `Tags as written, at most ${MAX_TAGS}; matched by their slug, ignoring case and punctuation` }),
+    authors: z.array(z.string()).meta({ description: AUTHORS_DESCRIPTION }),
     coverImage: z.string().nullable().meta({ description: COVER_IMAGE_DESCRIPTION }),
     emailSubscribers: z.boolean().meta({ description: EMAIL_SUBSCRIBERS_DESCRIPTION }),
     emailedAt: z.iso.datetime().nullable().meta({
@@ -168,6 +173,12 @@ const writableFields = {
   emailSubscribers: optionalBlogFields.emailSubscribers.meta({
     description: `${EMAIL_SUBSCRIBERS_DESCRIPTION}: changing it then is a 400 INVALID_PARAMETER (sending the current value is accepted)`,
     example: false,
+  }),
+  authors: optionalBlogFields.authors.meta({
+    description:
+      `${AUTHORS_DESCRIPTION}. 1 to ${MAX_AUTHORS} distinct user ids, each a current member of the publication (else a 400 ` +
+      "INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update",
+    example: null,
   }),
 };
 

@@ -38,7 +38,9 @@ function updateBlogProcedure(method: "PUT" | "PATCH") {
 async function updateAs(ctx: ProcedureContext, input: z.infer<typeof updateBlogInput>, source: ChangeSource) {
   const scope = blogScope(ctx.caller);
   const { blogId, ...fields } = input;
-  const { changes, readOnly } = splitBlogInput(scope, fields);
+  const { changes: sent, readOnly } = splitBlogInput(scope, fields);
+  // authors: null is the same as absent (docs/api.md, Writing).
+  const changes = { ...sent, authors: sent.authors ?? undefined };
   // A changed read-only field is the more specific error, named even when nothing else is sent.
   if (Object.values(readOnly).some((value) => value !== undefined)) {
     assertReadOnlyFieldsUnchanged(readOnly, await findBlog(ctx.db, scope, { id: blogId }));
