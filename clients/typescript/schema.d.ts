@@ -399,7 +399,7 @@ export interface components {
             seoDescription: string;
             /** @description Tags as written, at most 10; matched by their slug, ignoring case and punctuation */
             tags: string[];
-            /** @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner */
+            /** @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/authors.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner */
             authors: string[];
             /** @description The id of an image of the account shown with the blog: above its public page's title, on the index cards, as its share image and in its feeds; null for none. Deleting the image sets it to null */
             coverImage: string | null;
@@ -1088,7 +1088,7 @@ export interface operations {
                      */
                     emailSubscribers?: boolean;
                     /**
-                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/authors.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
                      * @example null
                      */
                     authors?: string[] | null;
@@ -1530,7 +1530,7 @@ export interface operations {
                      */
                     emailSubscribers?: boolean;
                     /**
-                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/authors.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
                      * @example null
                      */
                     authors?: string[] | null;
@@ -2006,7 +2006,7 @@ export interface operations {
                      */
                     emailSubscribers?: boolean;
                     /**
-                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
+                     * @description The members of the publication who wrote the blog, as user ids, the primary author first (docs/authors.md): the member who created it by default; for an API key, the CLI or an import, the publication's owner. 1 to 10 distinct user ids, each a current member of the publication (else a 400 INVALID_PARAMETER naming authors); null is the same as absent: the default on create, unchanged on update
                      * @example null
                      */
                     authors?: string[] | null;

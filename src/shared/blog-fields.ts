@@ -6,7 +6,7 @@ export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX_LENGTH = 100;
 /** The longest search text `q` (as sent): the API's list and the public site's search. */
 export const MAX_SEARCH_LENGTH = 200;
-/** A blog's authors, at most (docs/teams.md): member user ids, the primary first. */
+/** A blog's authors, at most (docs/authors.md): member user ids, the primary first. */
 export const MAX_AUTHORS = 10;
 /** The text fields' lengths, at most (an import cuts what is longer, and says so). */
 export const BLOG_FIELD_MAX_LENGTHS = { title: 200, description: 1000, seoTitle: 200, seoDescription: 500, content: 500_000 } as const;
@@ -43,7 +43,7 @@ export const blogFieldSchemas = {
   authors: authorsSchema(),
 };
 
-/** 1 to MAX_AUTHORS distinct user ids (docs/teams.md, Authors). */
+/** 1 to MAX_AUTHORS distinct user ids (docs/authors.md, Authors). */
 function authorsSchema() {
   const message = `authors must be an array of 1 to ${MAX_AUTHORS} distinct member user ids, the primary first`;
   return z

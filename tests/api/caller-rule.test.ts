@@ -40,11 +40,14 @@ describe("every procedure", () => {
 describe("a key caller", () => {
   it("has owner-only procedures to be refused", () => {
     expect(OWNER_ONLY.map((p) => p.path).sort()).toEqual([
+      "blogs.authorChoices",
       "blogs.editor.create",
       "blogs.editor.update",
       "blogs.previews.create",
       "blogs.previews.list",
       "blogs.previews.revoke",
+      "blogs.review.list",
+      "blogs.review.submit",
       "images.deleteMany",
       "images.library",
       "images.storage",

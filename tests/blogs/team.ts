@@ -1,6 +1,6 @@
-// A publication with members for the tests of a team's writing (docs/teams.md): each person is a
-// test account of their own (a person may belong to several publications), made a member of the
-// first one's publication with a role, their dashboard session working in it.
+// A publication with members for the tests of a team's writing (docs/authors.md): each person is
+// a test account of their own, made a member of the first one's publication with a role and
+// leaving their own, so their dashboard sessions work in the team's.
 import { randomUUID } from "node:crypto";
 import type { Role } from "~/shared/roles";
 import { createTestAccount, db, type TestAccount } from "../support/api";
@@ -27,9 +27,10 @@ export async function createTeam<R extends Role>(roles: readonly R[]): Promise<{
   for (const role of roles) {
     const person = await createTestAccount();
     await addMember(founder.id, person.id, role);
+    // The team's publication is theirs alone (they left their own): their sessions work in it
+    // whatever the dashboard's switcher does (src/server/auth/session-user.ts).
+    await db().$executeRaw`DELETE FROM "member" WHERE "organizationId" = ${person.id} AND "userId" = ${person.id}`;
     const cookie = await signIn(person);
-    // Their session works in the team's publication, as switching to it in the dashboard does.
-    await db().$executeRaw`UPDATE "session" SET "activeOrganizationId" = ${founder.id} WHERE "userId" = ${person.id}`;
     members[role] = { ...person, userId: person.id, role, cookie };
   }
   return { owner, members };

@@ -275,6 +275,24 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
       expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.revoke", { blogId, previewId: annPreviewLink }));
     }
   },
+  "blogs.authorChoices": async () => {
+    const { you, members } = (await trpc(bobCookie, "blogs.authorChoices")).body.result.data;
+    expect(you).toBe(bob.id);
+    expect(members.map((m: { userId: string }) => m.userId)).toEqual([bob.id]);
+  },
+  "blogs.review.submit": async () => {
+    for (const blogId of [annBlog, annHidden]) expectTrpcNotFound(await trpc(bobCookie, "blogs.review.submit", { blogId }));
+  },
+  "blogs.review.list": async () => {
+    // Ann's blog in review for the call (raw SQL: updatedAt stays), then as it was.
+    await db().$executeRaw`UPDATE "blog" SET "inReviewAt" = now() WHERE "id" = ${annBlog}`;
+    try {
+      const marks = (await trpc(bobCookie, "blogs.review.list")).body.result.data;
+      expect(marks).toEqual([]);
+    } finally {
+      await db().$executeRaw`UPDATE "blog" SET "inReviewAt" = NULL WHERE "id" = ${annBlog}`;
+    }
+  },
   "keys.list": async () => {
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
     expect(keys.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
--- A blog's authors in its API shape (docs/api.md, the blog object; docs/teams.md): the API's answers,
+-- A blog's authors in its API shape (docs/api.md, the blog object; docs/authors.md): the API's answers,
 -- the ETag and the webhook payloads all read blog_api_view, so they show them alike.
 CREATE OR REPLACE FUNCTION "blog_api_view"("b" "blog") RETURNS json LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -16,7 +16,7 @@ $$;
 
 -- A blog written without naming its authors (an API key, the CLI, an import, direct SQL) is the
 -- publication's owner's; the dashboard names the member who creates it. A draft in review stops
--- being one when it is published or scheduled (docs/teams.md, Review).
+-- being one when it is published or scheduled (docs/authors.md, Review).
 CREATE OR REPLACE FUNCTION "blog_team_fields"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW."authors" IS NULL OR cardinality(NEW."authors") = 0 THEN

@@ -7,7 +7,7 @@ import { api, errorMessage } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 
 /**
- * A draft "In review" (docs/teams.md, Review): one of its authors asked the editors to publish it.
+ * A draft "In review" (docs/authors.md, Review): one of its authors asked the editors to publish it.
  * The marks come from blogs.review.list, the publication's drafts in review, for the list and the
  * editor alike; publishing or scheduling the post clears its mark.
  */

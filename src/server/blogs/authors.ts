@@ -4,7 +4,7 @@ import { DomainError } from "~/server/common/domain-error";
 import type { BlogScope } from "./blog-scope";
 
 /**
- * A write's `authors` (docs/api.md, Writing; docs/teams.md, Authors) as the column's value: absent
+ * A write's `authors` (docs/api.md, Writing; docs/authors.md, Authors) as the column's value: absent
  * or null leaves it alone (on create: the default, see createBlog), else every id must name a
  * current member of the blog's publication. Their rows are locked (FOR KEY SHARE) until the write
  * commits, so a member removed meanwhile is removed after it, never before.

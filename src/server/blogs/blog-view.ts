@@ -20,7 +20,7 @@ export interface BlogView {
   seoTitle: string;
   seoDescription: string;
   tags: string[];
-  /** The members who wrote it (user ids), the primary first (docs/teams.md); since the blog_authors migration. */
+  /** The members who wrote it (user ids), the primary first (docs/authors.md); since the blog_authors migration. */
   authors: string[];
   /** The id of the account's image shown with the blog, or null. */
   coverImage: string | null;

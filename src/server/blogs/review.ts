@@ -10,7 +10,7 @@ import { log } from "~/server/runtime/log";
 import { ROLES, type Role } from "~/shared/roles";
 
 /**
- * A contributor's "Submit for review" (docs/teams.md, Review): one of a draft's authors asks the
+ * A contributor's "Submit for review" (docs/authors.md, Review): one of a draft's authors asks the
  * publication's editors to publish it. The draft is marked (blog.inReviewAt) and every editor,
  * administrator and owner but the one submitting is emailed; publishing or scheduling it clears
  * the mark (the blog_team_fields trigger of the blog_authors migration).

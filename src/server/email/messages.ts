@@ -35,7 +35,7 @@ export const emailSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("reset-password"), to: z.string(), name: z.string().optional(), url: z.string() }),
   z.object({ kind: z.literal("account-exists"), to: z.string(), name: z.string().optional(), signInUrl: z.string(), resetUrl: z.string() }),
   z.object({ kind: z.literal("confirm-subscription"), to: z.string(), publication: z.string(), url: z.string() }),
-  /** A contributor's "Submit for review" (docs/teams.md, Review), to the publication's editors; `title` and `by` only for a proven address. */
+  /** A contributor's "Submit for review" (docs/authors.md, Review), to the publication's editors; `title` and `by` only for a proven address. */
   z.object({
     kind: z.literal("review-requested"),
     to: z.string(),

@@ -53,7 +53,7 @@ function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>,
     assertReadOnlyFieldsUnchanged(readOnly, null);
     const { allowApiAccess, ...fields } = changes;
     return withinBlogQuota(db, account, async (tx) => {
-      // A member's blog is theirs unless they name its authors; a key's, the owner's (docs/teams.md, Authors).
+      // A member's blog is theirs unless they name its authors; a key's, the owner's (docs/authors.md, Authors).
       const creator = ctx.caller.kind === "member" ? ctx.caller.member.userId : undefined;
       const blog = await createBlog(tx, scope, fields, { allowApiAccess, source, creator });
       return { success: true as const, data: { blog } };

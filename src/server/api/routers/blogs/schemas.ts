@@ -20,7 +20,7 @@ const COVER_IMAGE_DESCRIPTION =
   "image and in its feeds; null for none. Deleting the image sets it to null";
 
 const AUTHORS_DESCRIPTION =
-  "The members of the publication who wrote the blog, as user ids, the primary author first (docs/teams.md): the member " +
+  "The members of the publication who wrote the blog, as user ids, the primary author first (docs/authors.md): the member " +
   "who created it by default; for an API key, the CLI or an import, the publication's owner";
 
 const EMAIL_SUBSCRIBERS_DESCRIPTION =
