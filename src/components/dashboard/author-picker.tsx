@@ -53,7 +53,7 @@ export function AuthorPicker({ authors, onChange, error }: { authors: string[]; 
             </span>
             <span className="flex gap-1">
               {index > 0 && (
-                <Button size="sm" variant="ghost" onClick={() => move(userId)} aria-label={`Make ${nameOf(userId)} the primary author`}>
+                <Button size="sm" variant="ghost" onClick={() => move(userId)} aria-label={`Make primary: ${nameOf(userId)}`}>
                   Make primary
                 </Button>
               )}
