@@ -144,6 +144,9 @@ export function BlogForm({
 
   const status = saved?.status ?? "draft";
   const inReview = status === "draft" && saved !== undefined && (inReviewIds.data?.has(saved.id) ?? false);
+  // A contributor's way to publish (docs/authors.md, Review): offered on a draft of theirs; the others publish it themselves.
+  const you = choices.data?.members.find((member) => member.userId === choices.data?.you);
+  const asksForReview = you?.role === "contributor" && saved !== undefined && saved.authors.includes(you.userId);
   // A status change replaces the publish control, and the panel that held the focus goes with it:
   // the focus moves to the new control (its trigger) rather than falling to the page's body.
   const previousStatus = useRef(status);
@@ -224,7 +227,7 @@ export function BlogForm({
               Update
             </Button>
           )}
-          {saved && status === "draft" && !inReview && choices.data && saved.authors.includes(choices.data.you) && (
+          {saved && status === "draft" && !inReview && asksForReview && (
             <SubmitForReview blogId={saved.id} beforeSubmit={() => (dirty ? saveNow() : Promise.resolve(true))} onError={(form) => setErrors((e) => ({ ...e, form }))} />
           )}
           <PublishControl
