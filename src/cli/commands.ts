@@ -5,7 +5,7 @@ import { exportAccount } from "~/server/exports/export-account";
 import { createImport, importView, type ImportRecord } from "~/server/imports/imports";
 import { runImport } from "~/server/imports/run-import";
 import { createAccount } from "~/server/accounts/create-account";
-import { findAccountByEmail } from "~/server/accounts/find-account";
+import { findAccountByEmail, normalizeEmail } from "~/server/accounts/find-account";
 import { PLANS } from "~/shared/plans";
 import { setPlan } from "~/server/accounts/set-plan";
 import { importBlogs } from "~/server/blogs/import-blogs";
@@ -114,12 +114,14 @@ export const COMMANDS: Record<string, Command> = {
     run: (db, flags) => rollApiKey(db, flags),
   }),
   "blogs import": command({
-    usage: "blogs import --email E --file F.json",
+    usage: "blogs import --email E --file F.json [--author A] (A: a member's email, the blogs' author; default the owner)",
     required: ["email", "file"],
-    async run(db, { email, file }) {
+    optional: ["author"],
+    async run(db, { email, file, author }) {
       const blogs = await readJson(file);
       const account = await findAccountByEmail(db, email);
-      return importBlogs(db, { accountId: account.id, blogs });
+      const authors = author === undefined ? undefined : [await memberByEmail(db, account.id, author)];
+      return importBlogs(db, { accountId: account.id, blogs, authors });
     },
   }),
   "domain verify": command({
@@ -240,4 +242,11 @@ async function readJson(file: string): Promise<unknown> {
   } catch (error) {
     throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** The user id of the member of publication `accountId` with address `email` (docs/authors.md, Authors). */
+async function memberByEmail(db: Db, accountId: string, email: string): Promise<string> {
+  const member = await db.member.findFirst({ where: { organizationId: accountId, user: { email: normalizeEmail(email) } }, select: { userId: true } });
+  if (!member) throw new DomainError("INVALID_PARAMETER", `--author: ${email} is not a member of this publication`);
+  return member.userId;
 }

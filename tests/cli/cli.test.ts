@@ -385,6 +385,21 @@ describe("blogs import", () => {
     expect(await slugsOf(owner.id)).toEqual(before);
   });
 
+  it("makes the owner the author, or the member --author names (docs/authors.md)", async () => {
+    const account = await seedAccount("authored");
+    const writer = await seedAccount("writer");
+    await db.member.create({ data: { id: `m-${randomBytes(8).toString("hex")}`, organizationId: account.id, userId: writer.id, role: "author" } });
+    const file = await jsonFile("authored.json", [{ title: "By the owner" }]);
+    expect(await succeeds("blogs", "import", "--email", account.email, "--file", file)).toEqual({ imported: 1 });
+    const other = await jsonFile("by-writer.json", [{ title: "By the writer" }]);
+    expect(await succeeds("blogs", "import", "--email", account.email, "--file", other, "--author", writer.email.toUpperCase())).toEqual({ imported: 1 });
+    const authors = Object.fromEntries((await db.blog.findMany({ where: { userId: account.id } })).map((blog) => [blog.title, blog.authors]));
+    expect(authors).toEqual({ "By the owner": [account.id], "By the writer": [writer.id] });
+    const stranger = await seedAccount("stranger");
+    expectFailure(await cli("blogs", "import", "--email", account.email, "--file", other, "--author", stranger.email), `--author: ${stranger.email} is not a member of this publication`);
+    expect(await db.blog.count({ where: { userId: account.id } })).toBe(2);
+  });
+
   it("imports 10,000 blogs in one go", { timeout: 120_000 }, async () => {
     const account = await seedAccount("bulk");
     const blogs = Array.from({ length: 10_000 }, (_, i) => ({

@@ -40,7 +40,7 @@ const ROWS_PER_INSERT = 1000;
  * blog without publishedAt was published when created). Explicit slugs must be free; missing ones
  * are derived from the title, clear of the account's blogs and of the other entries.
  */
-export async function importBlogs(db: Db, input: { accountId: string; blogs: unknown }): Promise<{ imported: number }> {
+export async function importBlogs(db: Db, input: { accountId: string; blogs: unknown; authors?: string[] }): Promise<{ imported: number }> {
   const entries = parseEntries(input.blogs);
   const now = new Date();
 
@@ -56,7 +56,8 @@ export async function importBlogs(db: Db, input: { accountId: string; blogs: unk
         const blogSlug = entry.blogSlug ?? firstFreeSlug(slugify(entry.title), (slug) => taken.has(slug));
         taken.add(blogSlug);
         const createdAt = entry.createdAt ?? now;
-        return { ...entry, userId: input.accountId, blogSlug, createdAt, updatedAt: entry.updatedAt ?? createdAt };
+        // Without authors given, the database makes the publication's owner the author (docs/authors.md, Authors).
+        return { ...entry, userId: input.accountId, blogSlug, createdAt, updatedAt: entry.updatedAt ?? createdAt, ...(input.authors && { authors: input.authors }) };
       });
       // In statements of our own size, one after the other: past its parameter limit Prisma splits
       // a createMany itself and sends the parts concurrently on the transaction's one connection.
