@@ -14,6 +14,8 @@ export { handleApiRequest } from "./api/rest/handler";
 export { getSessionUser, handleAuthRequest, type SessionUser } from "./auth";
 export { sessionDatabaseUrl } from "./db";
 export { runDueJobs } from "./jobs/worker";
+export { invitationPageState, type InvitationState } from "./members/invitations";
+export { sessionPublications } from "./members/members";
 export { configuredOrigin, publicApiBaseUrl } from "./http/public-origin";
 export { accountCacheTag, siteWideCacheTag } from "./public-site/forget";
 export { handlePublicRequest } from "./public-site/handler";

@@ -16,6 +16,7 @@ import { removeAccountImages } from "~/server/images/images";
 import { passwordWasReset, queueAccountExistsEmail, queuePasswordResetEmail, queueVerificationEmail } from "~/server/email/account-emails";
 import { endpointsWhere, isCredentialCheck } from "./endpoint-policies";
 import { normalizedHandle } from "./field-guards";
+import { organizationPlugin } from "./organization";
 import { authGuards } from "./guards";
 import { passkeyPlugin, passkeyRegistrationAuthorization } from "./passkeys";
 import { AUTH_ATTEMPTS_PER_MINUTE, authAttemptStorage } from "./sign-in-throttle";
@@ -80,7 +81,8 @@ function createAuth() {
       deleteUser: { enabled: true, beforeDelete: (user) => removeAccountImages(db, user.id) },
     },
     // The guards first: their hooks run before the other plugins' (guards.ts).
-    plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin],
+    // organizationPlugin: publications' members and invitations (organization.ts), reached only through the app's procedures.
+    plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin, organizationPlugin],
     advanced: {
       // The address src/server/http/client-ip.ts determined, never X-Forwarded-For as the client sent it.
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER] },

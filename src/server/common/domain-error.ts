@@ -2,6 +2,7 @@ import "server-only";
 /** The API's error codes (README, The API) that domain rules can produce; the API layer maps them to HTTP. */
 export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"
+  | "INSUFFICIENT_PERMISSIONS"
   | "RESOURCE_CONFLICT"
   | "IMAGE_IN_USE"
   | "INVALID_PARAMETER"
