@@ -20,7 +20,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const user = await requireSessionUser();
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   // The switcher only for a person in more than one publication (docs/dashboard.md, Members).
-  const publications = user.publication ? await sessionPublications(user.userId, user.publication.id) : [];
+  const publications = await sessionPublications(user.userId, user.publication.id);
   return (
     <TRPCReactProvider>
       <header className="border-b border-slate-200 bg-white">
@@ -28,7 +28,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {/* On a phone the public page's link takes a line of its own under the brand, theme and sign-out. */}
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap">
             <Brand href="/dashboard" />
-            {user.publication && publications.length > 1 && <PublicationSwitcher publications={publications} activeId={user.publication.id} />}
+            {publications.length > 1 && <PublicationSwitcher publications={publications} activeId={user.publication.id} />}
             {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
             <a
               href={`/${user.publication.handle}`}

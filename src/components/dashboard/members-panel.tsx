@@ -14,6 +14,7 @@ import type { Role } from "~/shared/roles";
 import { api, errorMessage, fieldErrors } from "~/trpc/react";
 import { trpc } from "~/trpc/query-keys";
 import { LoadError } from "./load-error";
+import { useFreshDashboard } from "./publication-switcher";
 
 type Members = Awaited<ReturnType<typeof api.members.list.query>>;
 type Member = Members["members"][number];
@@ -41,8 +42,6 @@ const ROLE_HINTS: Record<Role, string> = {
 const SELECT =
   "h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:bg-slate-50";
 
-/** After a change to the viewer's own place (they left, or gave the publication away), the whole dashboard is read again. */
-const reloadDashboard = () => window.location.assign("/dashboard");
 
 export function MembersPanel() {
   const members = useQuery({ queryKey: LIST_KEY, queryFn: () => api.members.list.query() });
@@ -107,6 +106,8 @@ function MemberRow({ member, publication, onDone }: { member: Member; publicatio
   const queryClient = useQueryClient();
   const [error, setError] = useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: LIST_KEY });
+  // Having left, the viewer works in another of their publications (or none): the dashboard is read again.
+  const leaveFor = useFreshDashboard();
   const changeRole = useMutation({
     mutationFn: (role: Role) => api.members.changeRole.mutate({ memberId: member.id, role }),
     onMutate: () => setError(""),
@@ -120,7 +121,7 @@ function MemberRow({ member, publication, onDone }: { member: Member; publicatio
     mutationFn: () => api.members.remove.mutate({ memberId: member.id }),
     onMutate: () => setError(""),
     onSuccess: ({ left }) => {
-      if (left) return reloadDashboard();
+      if (left) return leaveFor("/dashboard");
       onDone(`${member.name} was removed from ${publication}.`);
       void refresh();
     },
@@ -313,9 +314,11 @@ function RoleHint({ roles }: { roles: Role[] }) {
 function TransferDialog({ member, publication }: { member: Member; publication: string }) {
   const [open, setOpen] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<"password" | "form", string>>>({});
+  // Now an administrator: the page is read again with what that role may do.
+  const leaveFor = useFreshDashboard();
   const transfer = useMutation({
     mutationFn: (password: string) => api.members.transferOwnership.mutate({ memberId: member.id, password }),
-    onSuccess: () => reloadDashboard(),
+    onSuccess: () => leaveFor("/dashboard/members"),
     onError: (e) => setErrors(fieldErrors(e, ["password"] as const)),
   });
 

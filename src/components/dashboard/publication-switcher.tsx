@@ -1,6 +1,7 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { api, errorMessage } from "~/trpc/react";
 
@@ -17,9 +18,10 @@ export interface SwitcherPublication {
  */
 export function PublicationSwitcher({ publications, activeId }: { publications: SwitcherPublication[]; activeId: string }) {
   const [error, setError] = useState("");
+  const leaveFor = useFreshDashboard();
   const switchTo = useMutation({
     mutationFn: (publicationId: string) => api.members.switchPublication.mutate({ publicationId }),
-    onSuccess: () => window.location.assign("/dashboard"),
+    onSuccess: () => leaveFor("/dashboard"),
     onError: (e) => setError(errorMessage(e)),
   });
   return (
@@ -50,4 +52,18 @@ export function PublicationSwitcher({ publications, activeId }: { publications: 
       )}
     </span>
   );
+}
+
+/**
+ * Goes to a dashboard page once the session works in another publication (or another role): the
+ * cached answers were the old one's, so they go, and the server renders the layout again.
+ */
+export function useFreshDashboard() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  return (path: string) => {
+    queryClient.clear();
+    router.replace(path);
+    router.refresh();
+  };
 }

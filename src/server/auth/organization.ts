@@ -2,17 +2,19 @@ import "server-only";
 /**
  * A publication is a team (docs/teams.md): better-auth's organization plugin over the tables of
  * prisma/schema.prisma (`organization`, whose `handle` is better-auth's `slug`; `member`;
- * `invitation`; `session.activeOrganizationId`). None of its HTTP endpoints is open at /api/auth
- * (endpoint-policies.ts lists none): the dashboard reaches it only through the members procedures
- * (src/server/api/routers/members), which check the app's rules (src/server/members/rules.ts)
- * before calling `auth.api.*` on the signed-in person's session. The permissions below are
- * better-auth's second check of the same rules, never looser than them.
+ * `invitation`; `session.activeOrganizationId`). One of its HTTP endpoints is open at /api/auth,
+ * joining from an invitation's page (endpoint-policies.ts); the dashboard reaches the rest only
+ * through the members procedures (src/server/api/routers/members), which check the app's rules
+ * (src/server/members/rules.ts) before calling `auth.api.*` on the signed-in person's session.
+ * The permissions below are better-auth's second check of the same rules, never looser than them.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { APIError } from "better-auth/api";
 import { organization } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { queueInvitationEmail } from "~/server/email/account-emails";
 import { configuredOrigin } from "~/server/http/public-origin";
+import { getDb } from "~/server/db";
 
 /** An invitation is good for 7 days and once (docs/teams.md). */
 export const INVITATION_EXPIRES_IN_SECONDS = 7 * 24 * 60 * 60;
@@ -59,6 +61,13 @@ export const organizationPlugin = organization({
     organization: {
       fields: { slug: "handle" },
       additionalFields: { plan: { type: "string", required: false, input: false, defaultValue: "free" } },
+    },
+  },
+  organizationHooks: {
+    // better-auth would add a second membership and fail on member's unique key: refused plainly.
+    beforeAcceptInvitation: async ({ invitation, user }) => {
+      const member = await getDb().member.findFirst({ where: { organizationId: invitation.organizationId, userId: user.id }, select: { id: true } });
+      if (member) throw new APIError("BAD_REQUEST", { message: "You are already a member of this publication", code: "ALREADY_A_MEMBER" });
     },
   },
   sendInvitationEmail: async ({ id, role, email, organization: publication, inviter }, request) => {

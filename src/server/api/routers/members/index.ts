@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { acceptInvitation } from "~/server/members/invitations";
 import { changeMemberRole, inviteMember, listMembers, listMyPublications, removeMember, revokeInvitation, switchPublication, transferOwnership } from "~/server/members/members";
 import { PASSWORD_MAX_LENGTH } from "~/shared/account-credentials";
 import { ROLES } from "~/shared/roles";
@@ -22,7 +21,9 @@ function memberOf(ctx: ProcedureContext) {
  * (docs/teams.md, docs/dashboard.md): the dashboard's alone (ownerProcedure, no OpenAPI meta).
  * Who may do what is src/server/members/rules.ts, checked by src/server/members/members.ts in the
  * caller's publication before anything changes; better-auth's organization plugin then makes the
- * change on the caller's own session (the request's headers).
+ * change on the caller's own session (the request's headers). Joining an invitation is not here:
+ * a person in no publication yet must be able to (src/app/invitations/[id]/page.tsx posts to
+ * /api/auth/organization/accept-invitation, src/server/auth/endpoint-policies.ts).
  */
 export const membersRouter = createTRPCRouter({
   list: ownerProcedure.query(({ ctx }) => listMembers(ctx.db, memberOf(ctx))),
@@ -47,6 +48,4 @@ export const membersRouter = createTRPCRouter({
     return listMyPublications(ctx.db, member.userId, member.publication.id);
   }),
   switchPublication: ownerProcedure.input(z.object({ publicationId: id })).mutation(({ ctx, input }) => switchPublication(ctx.db, ctx.headers, memberOf(ctx).userId, input.publicationId)),
-  /** Joins an invitation's publication (src/app/invitations/[id]/page.tsx); the session then works in it. */
-  acceptInvitation: ownerProcedure.input(z.object({ invitationId: id })).mutation(({ ctx, input }) => acceptInvitation(ctx.db, ctx.headers, memberOf(ctx), input.invitationId)),
 });
