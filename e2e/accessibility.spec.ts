@@ -38,6 +38,7 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
         await expect(report.getByRole("table", { name: "Skipped items" })).toBeVisible();
       },
     },
+    { path: "/dashboard/members", ready: () => expect(page.getByRole("heading", { name: "Pending invitations" })).toBeVisible() },
     { path: "/dashboard/usage", ready: () => expect(page.getByTestId("image-storage")).toBeVisible() },
     { path: "/dashboard/account", ready: () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible() },
     {
