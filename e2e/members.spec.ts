@@ -34,7 +34,7 @@ for (const viewport of VIEWPORTS) {
     await test.step("the owner invites them as an editor", async () => {
       await signUp(ownerPage, owner);
       // One publication: no switcher.
-      await expect(ownerPage.getByLabel("Publication")).toHaveCount(0);
+      await expect(ownerPage.getByLabel("Publication", { exact: true })).toHaveCount(0);
       await ownerPage.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Members" }).click();
       await expect(ownerPage.getByRole("heading", { name: "Members", level: 1 })).toBeVisible();
       await expect(ownerPage.getByText("No invitation is waiting for an answer.")).toBeVisible();
@@ -78,7 +78,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     await test.step("the invitee works in the owner's publication, and switches back to their own", async () => {
-      const switcher = inviteePage.getByLabel("Publication");
+      const switcher = inviteePage.getByLabel("Publication", { exact: true });
       await expect(switcher).toHaveValue(await ownerPublicationId(ownerPage));
       await inviteePage.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Members" }).click();
       await expect(inviteePage.getByRole("heading", { name: `Members of ${owner.name}` })).toBeVisible();
@@ -87,7 +87,7 @@ for (const viewport of VIEWPORTS) {
 
       await switcher.selectOption({ label: `${invitee.name} (/${invitee.handle})` });
       await expect(inviteePage).toHaveURL(/\/dashboard$/);
-      await expect(inviteePage.getByLabel("Publication")).toHaveValue(await inviteePublicationId(inviteePage));
+      await expect(inviteePage.getByLabel("Publication", { exact: true })).toHaveValue(await inviteePublicationId(inviteePage));
       await inviteePage.goto("/dashboard/members");
       await expect(inviteePage.getByRole("heading", { name: `Members of ${invitee.name}` })).toBeVisible();
       // The link was used: it says so.
