@@ -52,7 +52,7 @@ for (const viewport of VIEWPORTS) {
       await dialog.getByLabel("Role").selectOption("editor");
       await dialog.getByRole("button", { name: "Send invitation" }).click();
       await expect(ownerPage.getByRole("status").filter({ hasText: `Invitation emailed to ${invitee.email}.` })).toBeVisible();
-      await expect(ownerPage.getByRole("region", { name: "Pending invitations" }).getByText(invitee.email)).toBeVisible();
+      await expect(ownerPage.getByRole("region", { name: "Pending invitations" }).getByText(invitee.email, { exact: true })).toBeVisible();
     });
 
     const { link } = await waitForLink(invitee.email, 2);

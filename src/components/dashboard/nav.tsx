@@ -32,7 +32,7 @@ export function DashboardNav() {
             href={href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "rounded-t-md border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600",
+              "rounded-t-md border-b-2 px-2.5 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600",
               active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900",
             )}
           >
