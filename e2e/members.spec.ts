@@ -104,6 +104,7 @@ for (const viewport of VIEWPORTS) {
       await row.getByLabel(`Role of ${invitee.name}`).selectOption("author");
       await expect(ownerPage.getByRole("status").filter({ hasText: `${invitee.name} is now an author.` })).toBeVisible();
       await expectAccessible(ownerPage, "Members, two");
+      await ownerPage.getByRole("button", { name: "Dismiss" }).click();
       await shot(ownerPage, `members-${viewport.width}`);
 
       await row.getByRole("button", { name: `Make owner (${invitee.name})` }).click();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createTestAccount, db, getPath, seedBlogs, type TestAccount } from "../support/api";
 import { authPost, signIn, trpc, type TrpcAnswer } from "../support/dashboard";
-import { waitForLink } from "../support/mailbox";
+import { emailsTo, waitForLink } from "../support/mailbox";
 
 /**
  * Members, invitations and switching publications (docs/teams.md) against the built server, real
@@ -60,6 +60,10 @@ describe("an invitation, accepted", () => {
 
   it("emails a link; the invitee joins, works in the publication at once, and sees it among theirs", async () => {
     const invitationId = await invite(owner, invitee, "author");
+    // The email names the publication, the inviter (whose address is verified) and the role.
+    const [email] = await emailsTo(invitee.email);
+    expect(email!.subject).toBe(`Join ${owner.handle} on Blog Manager`);
+    expect(email!.text).toContain(`${owner.handle} invites you to join ${owner.handle} on Blog Manager as an author.`);
     const page = await (await getPath(`/invitations/${invitationId}`, { cookie: invitee.cookie })).text();
     expect(page).toContain(`Join ${owner.handle} as author`);
 

@@ -39,6 +39,9 @@ const ROLE_HINTS: Record<Role, string> = {
   contributor: "Writes their own drafts and submits them for review.",
 };
 
+/** A card whose rows run to its edges, each with its own padding. */
+const LIST_BOX = "rounded-lg border border-slate-200 bg-white shadow-xs";
+
 const SELECT =
   "h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:bg-slate-50";
 
@@ -70,13 +73,13 @@ export function MembersPanel() {
         <h2 id="members-heading" className="text-base font-semibold text-slate-900">
           Members of {publication.name}
         </h2>
-        <Card className="p-0">
+        <div className={LIST_BOX}>
           <ul className="divide-y divide-slate-100">
             {members.data.members.map((member) => (
               <MemberRow key={member.id} member={member} publication={publication.name} onDone={notify} />
             ))}
           </ul>
-        </Card>
+        </div>
       </section>
       {you.invitableRoles.length > 0 && (
         <section aria-labelledby="invitations-heading" className="space-y-3">
@@ -86,13 +89,13 @@ export function MembersPanel() {
           {members.data.invitations.length === 0 ? (
             <p className="text-sm text-slate-600">No invitation is waiting for an answer.</p>
           ) : (
-            <Card className="p-0">
+            <div className={LIST_BOX}>
               <ul className="divide-y divide-slate-100">
                 {members.data.invitations.map((invitation) => (
                   <InvitationRow key={invitation.id} invitation={invitation} onDone={notify} />
                 ))}
               </ul>
-            </Card>
+            </div>
           )}
         </section>
       )}
