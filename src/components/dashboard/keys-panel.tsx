@@ -178,6 +178,7 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-600 sm:flex sm:flex-wrap sm:gap-x-4">
             <KeyDate label="Created" value={<LocalTime iso={key.createdAt} />} />
+            <KeyDate label="Made by" value={key.createdBy ?? "a former member"} />
             <KeyDate label="Last used" value={key.lastUsedAt ? <LocalTime iso={key.lastUsedAt} /> : "Never"} />
             <KeyDate label="Expires" value={key.expiresAt ? <LocalTime iso={key.expiresAt} /> : "Never"} />
             {key.deactivatedAt && <KeyDate label="Deactivated" value={<LocalTime iso={key.deactivatedAt} />} />}

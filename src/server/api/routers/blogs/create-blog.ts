@@ -8,6 +8,7 @@ import { runIdempotently } from "../../idempotency";
 import { callerAccount } from "~/server/accounts/caller";
 import { ownerProcedure, procedure, type ProcedureContext } from "../../trpc";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayCreatePost } from "~/server/blogs/blog-access";
 import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
 import { blogOutput, createBlogInput, editSessionInput } from "./schemas";
 
@@ -47,6 +48,7 @@ export const createBlogProcedure = procedure
 /** The create both doors and the dashboard's editor share, recorded as made by `source`. */
 function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>, source: ChangeSource) {
   const account = callerAccount(ctx.caller);
+  assertMayCreatePost(ctx.caller, input);
   return runIdempotently(ctx, account.id, input, 201, (db) => {
     const scope = blogScope(ctx.caller);
     const { changes, readOnly } = splitBlogInput(scope, input);

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { deleteBlog } from "~/server/blogs/delete-blog";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayDeletePost } from "~/server/blogs/blog-access";
 import { procedure } from "../../trpc";
 import { ifMatchPrecondition } from "./blog-entity-tag";
 import { blogIdParams, deleteBlogOutput } from "./schemas";
@@ -16,6 +17,8 @@ export const deleteBlogProcedure = procedure
   .input(z.object(blogIdParams))
   .output(deleteBlogOutput)
   .mutation(async ({ ctx, input }) => {
-    const data = await deleteBlog(ctx.db, blogScope(ctx.caller), input.blogId, ifMatchPrecondition(ctx.headers));
+    const scope = blogScope(ctx.caller);
+    await assertMayDeletePost(ctx.db, ctx.caller, scope.accountId, input.blogId);
+    const data = await deleteBlog(ctx.db, scope, input.blogId, ifMatchPrecondition(ctx.headers));
     return { success: true as const, data };
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayChangePost } from "~/server/blogs/blog-access";
 import { findRevision, listRevisions, restoreRevision, REVISION_SOURCES } from "~/server/blogs/revisions";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
 import { integerParam } from "../../query-params";
@@ -96,5 +97,6 @@ export const restoreRevisionProcedure = procedure
   .output(blogOutput)
   .mutation(async ({ ctx, input }) => {
     const scope = blogScope(ctx.caller);
+    await assertMayChangePost(ctx.db, ctx.caller, scope.accountId, input.blogId);
     return blogAnswer(await restoreRevision(ctx.db, ctx.sql, scope, input.blogId, input.revisionId, ifMatchPrecondition(ctx.headers)));
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayChangePost } from "~/server/blogs/blog-access";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { changeSourceOf, type ChangeSource } from "~/server/blogs/change-source";
@@ -46,6 +47,7 @@ async function updateAs(ctx: ProcedureContext, input: z.infer<typeof updateBlogI
   if (Object.values(changes).every((value) => value === undefined)) {
     throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
   }
+  await assertMayChangePost(ctx.db, ctx.caller, scope.accountId, blogId, changes);
   const precondition = ifMatchPrecondition(ctx.headers);
   return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, { precondition, source }));
 }
