@@ -1,7 +1,7 @@
 import "server-only";
 import type { Plan } from "~/shared/plans";
 import type { AuthenticatedKey } from "~/server/keys/authenticate";
-import type { Permission } from "~/shared/permissions";
+import { isPermission, type Permission } from "~/shared/permissions";
 import { aRole, keyPermissionsOf, roleAtLeast, type Role } from "~/shared/roles";
 
 /** The publication a member works in (the account: its id names every row it owns) and their role in it. */
@@ -68,6 +68,12 @@ export function refusalMessage(caller: Caller, rule: CallRule): string {
  * empty when they may make it.
  */
 export function keyPermissionsBeyondRole(member: Member, wanted: readonly string[]): string[] {
-  const allowed = keyPermissionsOf(member.publication.role) as readonly string[];
-  return wanted.filter((permission) => !allowed.includes(permission));
+  const allowed: readonly string[] = keyPermissionsOf(member.publication.role);
+  // An unknown name is the key's own 400, not a refusal.
+  return wanted.filter((permission) => isPermission(permission) && !allowed.includes(permission));
+}
+
+/** The person a request acts as: a member's user id; null for a key (it acts for the publication). */
+export function callerUserId(caller: Caller): string | null {
+  return caller.kind === "member" ? caller.member.userId : null;
 }

@@ -23,6 +23,7 @@ const BLOG_QUOTA_DESCRIPTION =
 export const createBlogProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method: "POST",
@@ -62,7 +63,7 @@ function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>,
 }
 
 /** The dashboard's editor creates its draft through this one (no OpenAPI operation), naming its editing session. */
-export const editorCreateBlogProcedure = ownerProcedure
+export const editorCreateBlogProcedure = ownerProcedure.meta({ minRole: "contributor" })
   .meta({ changesPublicPages: true })
   .input(createBlogInput.extend(editSessionInput))
   .output(blogOutput)

@@ -10,6 +10,7 @@ import { blogIdParams, deleteBlogOutput } from "./schemas";
 export const deleteBlogProcedure = procedure
   .meta({
     permission: "delete:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: { method: "DELETE", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Delete a blog", description: "With If-Match, only if the blog's ETag is still the one given (else 412 PRECONDITION_FAILED)." },
     errors: ["RESOURCE_NOT_FOUND", "PRECONDITION_FAILED"],

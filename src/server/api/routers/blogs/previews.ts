@@ -12,17 +12,17 @@ import { blogIdParams } from "./schemas";
  * OpenAPI operation): a key holder shares drafts by reading them, not by minting public links.
  */
 export const previewsRouter = createTRPCRouter({
-  create: ownerProcedure
+  create: ownerProcedure.meta({ minRole: "contributor" })
     .input(z.object({ ...blogIdParams, lifetime: z.enum(PREVIEW_LIFETIME_NAMES).default(DEFAULT_PREVIEW_LIFETIME) }))
     .mutation(async ({ ctx, input }) => {
       const scope = blogScope(ctx.caller);
       await assertMayChangePost(ctx.db, ctx.caller, scope.accountId, input.blogId);
       return createPreviewLink(ctx.db, scope, input.blogId, input.lifetime);
     }),
-  list: ownerProcedure
+  list: ownerProcedure.meta({ minRole: "contributor" })
     .input(z.object(blogIdParams))
     .query(({ ctx, input }) => listPreviewLinks(ctx.db, blogScope(ctx.caller), input.blogId)),
-  revoke: ownerProcedure
+  revoke: ownerProcedure.meta({ minRole: "contributor" })
     .input(z.object({ ...blogIdParams, previewId: z.string().min(1) }))
     .mutation(async ({ ctx, input }) => {
       const scope = blogScope(ctx.caller);

@@ -40,6 +40,7 @@ const PAGE_OF_REVISIONS = paginationSchema.omit({ nextCursor: true }).meta({ id:
 export const listRevisionsProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/blogs/{blogId}/revisions",
@@ -67,6 +68,7 @@ export const listRevisionsProcedure = procedure
 export const getRevisionProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/blogs/{blogId}/revisions/{revisionId}", tags: ["Revisions"], summary: "Get a revision" },
     errors: ["RESOURCE_NOT_FOUND"],
   })
@@ -80,6 +82,7 @@ export const getRevisionProcedure = procedure
 export const restoreRevisionProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method: "POST",

@@ -15,6 +15,7 @@ import { blogOutput, editSessionInput, updateBlogInput, WRITABLE_FIELDS } from "
 function updateBlogProcedure(method: "PUT" | "PATCH") {
   const meta: Meta = {
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method,
@@ -59,7 +60,7 @@ export const patchBlogProcedure = updateBlogProcedure("PATCH");
  * The dashboard's editor saves through this one (no OpenAPI operation): the update above, with the
  * page's editing session, so its saves fold into one revision (src/server/blogs/change-source.ts).
  */
-export const editorUpdateBlogProcedure = ownerProcedure
+export const editorUpdateBlogProcedure = ownerProcedure.meta({ minRole: "contributor" })
   .meta({ changesPublicPages: true })
   .input(updateBlogInput.extend(editSessionInput))
   .output(blogOutput)
