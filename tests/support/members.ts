@@ -33,7 +33,3 @@ export async function addMembership(publicationId: string, userId: string, role:
   return id;
 }
 
-/** Makes `publicationId` the one the person's sessions work in (better-auth's active organization). */
-export async function switchPublication(userId: string, publicationId: string): Promise<void> {
-  await db().session.updateMany({ where: { userId }, data: { activeOrganizationId: publicationId } });
-}
