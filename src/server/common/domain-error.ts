@@ -11,7 +11,8 @@ export type DomainErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "QUOTA_EXCEEDED"
-  | "RATE_LIMIT_EXCEEDED";
+  | "RATE_LIMIT_EXCEEDED"
+  | "INSUFFICIENT_PERMISSIONS";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the
