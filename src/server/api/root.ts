@@ -1,5 +1,6 @@
 import "server-only";
 import { analyticsRouter } from "./routers/analytics";
+import { auditRouter } from "./routers/audit";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { importsRouter } from "./routers/imports";
@@ -15,6 +16,7 @@ import { createTRPCRouter } from "./trpc";
 
 /** Every router of the app; the REST surface and the dashboard are both served from here. */
 export const appRouter = createTRPCRouter({
+  audit: auditRouter,
   blogs: blogsRouter,
   images: imagesRouter,
   imports: importsRouter,
