@@ -360,14 +360,14 @@ BEGIN
       SELECT "userId" FROM "new_rows" WHERE "isPublic"
     ) AS "t";
   ELSE
-    -- An account's deletion deletes its blogs too (cascade): its row goes, it is not bumped, but
+    -- A publication's deletion deletes its blogs too (cascade): its row goes, it is not bumped, but
     -- its pages are announced gone.
     SELECT array_agg(DISTINCT "userId") INTO "touched" FROM "old_rows" AS o
-    WHERE "isPublic" AND EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = o."userId");
+    WHERE "isPublic" AND EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = o."userId");
     DELETE FROM "public_content_version" AS v
-    WHERE v."userId" IN (SELECT "userId" FROM "old_rows") AND NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = v."userId");
+    WHERE v."userId" IN (SELECT "userId" FROM "old_rows") AND NOT EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = v."userId");
     PERFORM pg_notify('blogmgr_public_content', "userId") FROM (SELECT DISTINCT "userId" FROM "old_rows") AS "gone"
-    WHERE NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = "gone"."userId");
+    WHERE NOT EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = "gone"."userId");
   END IF;
   IF "touched" IS NOT NULL THEN
     PERFORM "public_content_version_move"("touched");
@@ -408,7 +408,7 @@ CREATE OR REPLACE FUNCTION public.publication_changed()
 AS $function$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    IF EXISTS (SELECT 1 FROM "user" WHERE "id" = OLD."userId") THEN
+    IF EXISTS (SELECT 1 FROM "organization" WHERE "id" = OLD."userId") THEN
       PERFORM "public_content_version_move"(ARRAY[OLD."userId"]);
     END IF;
   ELSE
@@ -556,6 +556,7 @@ CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.invitatio
 CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.member FOR EACH ROW EXECUTE FUNCTION audit_record('member', 'organizationId', 'id');
 CREATE TRIGGER audit_log_publication_gone AFTER DELETE ON public.organization FOR EACH ROW EXECUTE FUNCTION audit_log_publication_gone();
 CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.organization FOR EACH ROW EXECUTE FUNCTION audit_record('publication', 'id', 'id');
+CREATE TRIGGER public_content_account_renamed AFTER UPDATE OF handle ON public.organization FOR EACH ROW WHEN ((old.handle IS DISTINCT FROM new.handle)) EXECUTE FUNCTION public_content_owner_renamed();
 CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.publication FOR EACH ROW EXECUTE FUNCTION audit_record('settings', 'userId', 'userId', 'updatedAt', 'domainToken');
 CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();

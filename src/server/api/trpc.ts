@@ -10,7 +10,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { callerAccount, callerHolds, type Caller } from "~/server/accounts/caller";
 import { actingAs, actorOf } from "~/server/audit/context";
-import type { SessionUser } from "~/server/auth";
+import type { SessionMember } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import type { Permission } from "~/shared/permissions";
@@ -28,7 +28,7 @@ export interface RequestContextOptions {
   /** Runs work after the response has been sent (Next's `after`), so it adds no latency. */
   afterResponse: (task: () => Promise<unknown>) => void;
   /** Who is calling, as the door resolved it; null when nobody is (the dashboard without a session). */
-  caller: Caller<SessionUser> | null;
+  caller: Caller<SessionMember> | null;
   /** The door's own limit on changes, run before each mutation (the dashboard's per-owner budget). */
   limitMutation?: () => Promise<void>;
   /** Where a procedure answering its meta's `alternateSuccess` says so: /api/v1 answers with that status. */
@@ -112,7 +112,7 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   // would be copied, all its fields, on every call (bench/README.md, "Allocations on the hot path").
   // A change is recorded in the audit log as the caller's, from the request's address and user
   // agent (src/server/audit/context.ts); reads name nobody and cost nothing.
-  const proceed = () => next<{ caller: Caller<SessionUser> }>({});
+  const proceed = () => next<{ caller: Caller<SessionMember> }>({});
   const result = type === "mutation" ? await actingAs(actorOf(caller), proceed, ctx) : await proceed();
   // A change to what the account's public pages show appears on the public site's next request.
   if (meta?.changesPublicPages && result.ok) await forgetPublicPages(callerAccount(caller).id);
@@ -122,7 +122,7 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
 });
 
 /** A procedure's context: its caller known (shared by procedures that differ only in how they are reached). */
-export type ProcedureContext = Context & { caller: Caller<SessionUser> };
+export type ProcedureContext = Context & { caller: Caller<SessionMember> };
 
 /** The builder of the owner's own operations (keys, usage, webhooks, preview links): refused to every key, served only on /api/trpc. */
 export const ownerProcedure = procedure.meta({ ownerOnly: true });
