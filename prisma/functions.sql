@@ -64,8 +64,9 @@ BEGIN
       WHEN "target_type" = 'blog' AND "old_row"->'isPublic' <> "new_row"->'isPublic' THEN
         CASE WHEN ("new_row"->>'isPublic')::boolean THEN 'published' ELSE 'unpublished' END
       WHEN "target_type" = 'blog' AND "new_row"->>'publishAt' IS NOT NULL AND "old_row"->>'publishAt' IS DISTINCT FROM "new_row"->>'publishAt' THEN 'scheduled'
-      WHEN "target_type" = 'api_key' AND "old_row"->>'keyHash' IS DISTINCT FROM "new_row"->>'keyHash' THEN 'rolled'
+      WHEN "target_type" = 'api_key' AND "old_row"->>'rolledAt' IS NULL AND "new_row"->>'rolledAt' IS NOT NULL THEN 'rolled'
       WHEN "target_type" = 'api_key' AND "old_row"->>'deactivatedAt' IS NULL AND "new_row"->>'deactivatedAt' IS NOT NULL THEN 'deactivated'
+      WHEN "target_type" = 'webhook' AND "old_row"->>'secret' IS DISTINCT FROM "new_row"->>'secret' THEN 'secret_rolled'
       WHEN "target_type" = 'member' AND "old_row"->>'role' IS DISTINCT FROM "new_row"->>'role' THEN 'role_changed'
       WHEN "target_type" = 'invitation' AND "old_row"->>'status' IS DISTINCT FROM "new_row"->>'status' THEN "new_row"->>'status'
       ELSE 'updated'

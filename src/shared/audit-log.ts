@@ -30,7 +30,7 @@ export interface AuditEntryView {
   at: string;
   actor: { kind: AuditActorKind; id: string | null; name: string | null };
   action: string;
-  target: { type: string; id: string };
+  target: { type: AuditTargetType; id: string };
   ip: string | null;
   userAgent: string | null;
   requestId: string | null;

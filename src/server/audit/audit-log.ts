@@ -5,7 +5,7 @@ import "server-only";
  */
 import { stringify } from "csv-stringify/sync";
 import type { SqlPool } from "~/server/db";
-import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntryView } from "~/shared/audit-log";
+import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditEntryView, type AuditTargetType } from "~/shared/audit-log";
 
 export interface AuditQuery {
   /** A target type ("blog") or one action ("blog.updated"). */
@@ -70,7 +70,7 @@ function view(row: AuditRow): AuditEntryView {
     at: row.at.toISOString(),
     actor: { kind: row.actorKind as AuditActorKind, id: row.actorId, name: row.actorName },
     action: row.action,
-    target: { type: row.targetType, id: row.targetId },
+    target: { type: row.targetType as AuditTargetType, id: row.targetId },
     ip: row.ip,
     userAgent: row.userAgent,
     requestId: row.requestId,
