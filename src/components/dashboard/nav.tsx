@@ -14,6 +14,7 @@ const LINKS = [
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
   { href: "/dashboard/readers", label: "Readers", match: (p: string) => p.startsWith("/dashboard/readers") },
   { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
+  { href: "/dashboard/audit", label: "Audit log", match: (p: string) => p.startsWith("/dashboard/audit") },
   { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
   { href: "/dashboard/account", label: "Account", match: (p: string) => p.startsWith("/dashboard/account") },
 ];

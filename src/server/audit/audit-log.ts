@@ -45,7 +45,7 @@ WHERE "userId" = $1
   AND ($6::timestamptz IS NULL OR "at" >= $6)
   AND ($7::timestamptz IS NULL OR "at" < $7)
   AND ($8::bigint IS NULL OR "id" < $8)
-ORDER BY "id" DESC
+ORDER BY "audit_log"."id" DESC
 LIMIT $9`;
 
 function params(accountId: string, query: AuditQuery, after: string | undefined, limit: number): unknown[] {

@@ -81,8 +81,8 @@ export const auditFilterFields = {
     .regex(AUDIT_ACTOR_PATTERN, { error: actorRule })
     .meta({ description: `An actor kind (${AUDIT_ACTOR_KINDS.join(", ")}) or an actor's id (a member's user id, a key's id)`, example: "api_key" })
     .optional(),
-  from: timeParam("from", "start").meta({ description: "Entries at or after this day (YYYY-MM-DD, UTC) or instant (ISO 8601)" }),
-  to: timeParam("to", "end").meta({ description: "Entries up to the end of this day (YYYY-MM-DD, UTC) or up to this instant (ISO 8601), inclusive" }),
+  from: timeParam("from", "start").meta({ description: "Entries at or after this day (YYYY-MM-DD, UTC) or instant (ISO 8601)", example: "2026-11-01" }),
+  to: timeParam("to", "end").meta({ description: "Entries up to the end of this day (YYYY-MM-DD, UTC) or up to this instant (ISO 8601), inclusive", example: "2026-11-30" }),
 };
 
 export const listAuditLogInput = z.object({
