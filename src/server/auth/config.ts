@@ -69,7 +69,6 @@ function createAuth() {
     user: {
       additionalFields: {
         handle: { type: "string", required: true, input: true },
-        plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
       // once confirmed from the new address, tells the old one and ends the owner's other sessions
@@ -116,7 +115,9 @@ function createAuth() {
               ...(typeof user.name === "string" && { name: user.name.trim() }),
             },
           }),
-          after: async (user) => followOwnHandle(db, { id: user.id, handle: String(user.handle) }),
+          after: async (user) => {
+            if (typeof user.handle === "string") await followOwnHandle(db, { id: user.id, handle: user.handle });
+          },
         },
       },
     },
