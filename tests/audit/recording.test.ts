@@ -120,7 +120,10 @@ describe("in the change's own transaction", () => {
 
   it("a lone write outside any transaction gets one of its own, named", async () => {
     const [blog] = await db().blog.findMany({ where: { userId: account.id }, take: 1, select: { id: true } });
-    await actingAs({ kind: "cli", name: "a test" }, () => db().blog.update({ where: { id: blog!.id }, data: { seoDescription: "lone" } }));
+    // Awaited inside: a Prisma query runs when awaited, and only there is the actor known.
+    await actingAs({ kind: "cli", name: "a test" }, async () => {
+      await db().blog.update({ where: { id: blog!.id }, data: { seoDescription: "lone" } });
+    });
     const last = (await entriesFor(account.id, blog!.id)).at(-1);
     expect(last).toMatchObject({ actorKind: "cli", actorName: "a test", changedFields: ["seoDescription"] });
   });

@@ -484,6 +484,17 @@ describe("the dashboard (/api/trpc) with another account's session", () => {
   });
 });
 
+describe("Ann's audit log (docs/audit-log.md)", () => {
+  it("holds nothing Bob's key or session did, after every case above", async () => {
+    const bobKeys = (await db().apiKey.findMany({ where: { userId: bob.id }, select: { id: true } })).map((k) => k.id);
+    const bobUser = (await db().user.findUniqueOrThrow({ where: { email: bob.email }, select: { id: true } })).id;
+    const byBob = await db().auditLog.count({ where: { userId: ann.id, actorId: { in: [...bobKeys, bobUser] } } });
+    expect(byBob).toBe(0);
+    // Bob's own log has his attempts that changed something of his.
+    expect(await db().auditLog.count({ where: { userId: bob.id, actorId: { in: [...bobKeys, bobUser] } } })).toBeGreaterThan(0);
+  });
+});
+
 describe("a blog with API access off", () => {
   it("does not exist for its own account's key: not listed, not read, not written, not deleted", async () => {
     await leavesAnnUnchanged(async () => {

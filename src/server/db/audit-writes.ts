@@ -5,18 +5,22 @@ import "server-only";
  * blogmgr.change_source, which is transaction-local (docs/audit-log.md), so it reaches the change
  * it names and nothing else, also through a pooler in transaction mode.
  *
- * - A transaction (BEGIN) opened while an actor is known: the setting follows at once.
+ * - A transaction (BEGIN) opened while an actor is known: the setting goes with the BEGIN, in the
+ *   same message (one simple query of two statements), so it costs no round trip.
  * - A lone statement that may write (INSERT, UPDATE, DELETE, MERGE) outside a transaction while an
- *   actor is known: it runs in one of its own, BEGIN, the setting, the statement, COMMIT.
- * - Anything else, and everything while no actor is known (the requests that read): as it is, no
- *   extra statement.
+ *   actor is known: it runs in one of its own (BEGIN with the setting, the statement, COMMIT: two
+ *   round trips more).
+ * - Anything else, and everything while no actor is known (the requests that read): as it is.
  */
 import type pg from "pg";
 import { auditSetting } from "~/server/audit/context";
 
-/** Merges the actor into what the transaction already names (a blog's change source, src/server/blogs/change-source.ts). */
-const SET_ACTOR_SQL = `SELECT set_config('blogmgr.change_source',
-  (COALESCE(NULLIF(current_setting('blogmgr.change_source', true), ''), '{}')::jsonb || $1::jsonb)::text, true)`;
+/** The actor merged into what the transaction names (a blog's change source, src/server/blogs/change-source.ts); the JSON as an escaped literal. */
+const setActor = (client: pg.ClientBase, setting: string) =>
+  `SELECT set_config('blogmgr.change_source', (COALESCE(NULLIF(current_setting('blogmgr.change_source', true), ''), '{}')::jsonb || ${client.escapeLiteral(setting)}::jsonb)::text, true)`;
+
+/** BEGIN and the actor as one simple query: no round trip more than the BEGIN's. */
+const beginAs = (client: pg.ClientBase, setting: string) => `BEGIN; ${setActor(client, setting)}`;
 
 const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
 const MAY_WRITE = /\b(INSERT|UPDATE|DELETE|MERGE)\b/i;
@@ -44,16 +48,19 @@ export function auditWrites(client: pg.ClientBase): void {
     const args = typeof values === "function" ? undefined : values;
     const idle = (client as pg.ClientBase & { getTransactionStatus?: () => string | null }).getTransactionStatus?.() !== "T";
     let work: Promise<pg.QueryResult>;
-    if (BEGIN.test(text)) {
+    if (BEGIN.test(text) && text.trim().replace(/;$/, "").trim().toUpperCase() === "BEGIN") {
+      // The BEGIN's own answer, as its caller expects it (a simple query of two answers two results).
+      work = run(beginAs(client, setting)).then((results) => (Array.isArray(results) ? (results[0] as pg.QueryResult) : results));
+    } else if (BEGIN.test(text)) {
+      // BEGIN with options (ISOLATION LEVEL, READ ONLY): as sent, then the setting.
       work = run(config, args).then(async (result) => {
-        await run(SET_ACTOR_SQL, [setting]);
+        await run(setActor(client, setting));
         return result;
       });
     } else if (idle && MAY_WRITE.test(text)) {
       work = (async () => {
-        await run("BEGIN");
         try {
-          await run(SET_ACTOR_SQL, [setting]);
+          await run(beginAs(client, setting));
           const result = await run(config, args);
           await run("COMMIT");
           return result;

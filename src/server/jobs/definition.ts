@@ -60,6 +60,6 @@ export function jobTask<Payload>(definition: JobDefinition<Payload>, engine: Job
         return work(client);
       });
     const audited: JobHelpers = Object.assign(Object.create(helpers) as JobHelpers, { withPgClient });
-    await actingAs({ kind: "job", id: helpers.job.id, name: definition.name }, () => definition.run(parsed.data, audited, engine));
+    await actingAs({ kind: "job", id: helpers.job?.id, name: definition.name }, () => definition.run(parsed.data, audited, engine));
   };
 }
