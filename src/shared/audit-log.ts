@@ -8,6 +8,15 @@
 export const AUDIT_ACTOR_KINDS = ["member", "api_key", "cli", "job", "database"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
+/** Who makes the changes being written (src/server/audit/context.ts): "database" is what no actor names. */
+export interface AuditActor {
+  kind: Exclude<AuditActorKind, "database">;
+  /** The member's user id, the key's id, the job's id, the CLI's operator. */
+  id?: string;
+  /** What the log shows: the member's name, the key's name, the CLI command, the job's name. */
+  name?: string;
+}
+
 /** What is audited, each by its target type: publication is the publication itself (name, handle, plan), settings its public settings. */
 export const AUDIT_TARGET_TYPES = ["blog", "publication", "settings", "member", "invitation", "api_key", "webhook", "subscriber", "import"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

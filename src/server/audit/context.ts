@@ -9,16 +9,9 @@ import "server-only";
  */
 import { clientIpOfWebRequest } from "~/server/http/client-ip";
 import { currentRequestScope, inRequestScope } from "~/server/http/request-scope";
+import type { AuditActor } from "~/shared/audit-log";
 
-export type ActorKind = "member" | "api_key" | "cli" | "job";
-
-export interface AuditActor {
-  kind: ActorKind;
-  /** The member's user id, the key's id, the job's id. */
-  id?: string;
-  /** What the log shows: the member's name, the key's name, the CLI command, the job's name. */
-  name?: string;
-}
+export type { AuditActor };
 
 /** At most this many characters of a user agent are kept (a client may send kilobytes). */
 const MAX_USER_AGENT = 512;

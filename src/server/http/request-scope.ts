@@ -5,7 +5,7 @@ import "server-only";
  * socket before handing a request to Next, whose route handlers see no socket (./client-ip.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AuditActor } from "~/server/audit/context";
+import type { AuditActor } from "~/shared/audit-log";
 
 export interface RequestScope {
   requestId?: string;
