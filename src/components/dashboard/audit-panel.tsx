@@ -128,7 +128,7 @@ export function AuditPanel() {
           <Table label="Audit log">
             <THead>
               <tr>
-                <Th>When</Th>
+                <Th className="hidden sm:table-cell">When</Th>
                 <Th>Who</Th>
                 <Th>What</Th>
                 <Th className="hidden md:table-cell">Changed</Th>
@@ -165,10 +165,14 @@ function EntryRow({ entry, onActor }: { entry: AuditEntryView; onActor: (id: str
   const name = entry.actor.name ?? entry.actor.id ?? ACTOR_LABELS[entry.actor.kind];
   return (
     <Tr>
-      <Td className="whitespace-nowrap text-slate-700">
+      <Td className="hidden whitespace-nowrap text-slate-700 sm:table-cell">
         <LocalTime iso={entry.at} />
       </Td>
       <Td>
+        {/* On a phone the time goes above the actor: the row fits without scrolling. */}
+        <span className="block text-xs whitespace-nowrap text-slate-700 sm:hidden">
+          <LocalTime iso={entry.at} />
+        </span>
         <Badge tone={ACTOR_TONES[entry.actor.kind]}>{ACTOR_LABELS[entry.actor.kind]}</Badge>{" "}
         {entry.actor.id ? (
           <button
@@ -184,7 +188,7 @@ function EntryRow({ entry, onActor }: { entry: AuditEntryView; onActor: (id: str
         )}
       </Td>
       <Td className="text-slate-900">
-        <code className="text-xs">{entry.action}</code>
+        <code className="text-xs [overflow-wrap:anywhere]">{entry.action}</code>
         <span className="block text-xs text-slate-600 [overflow-wrap:anywhere]">{entry.target.id}</span>
         {/* Below md the changed fields go under the action: the row fits a phone without scrolling. */}
         {entry.changedFields.length > 0 && <span className="block text-xs text-slate-700 md:hidden [overflow-wrap:anywhere]">{entry.changedFields.join(", ")}</span>}

@@ -23,6 +23,7 @@ export function DashboardNav() {
   const pathname = usePathname() ?? "";
   return (
     // On a phone the sections wrap onto a second row rather than scroll out of sight: every one stays a tap away.
+    // Their padding lets all twelve fit one row at 1280 px (e2e/owner-experience.spec.ts).
     <nav aria-label="Dashboard" className="-mb-px flex flex-wrap gap-x-1 sm:flex-nowrap sm:overflow-x-auto">
       {LINKS.map(({ href, label, match }) => {
         const active = match(pathname);
@@ -32,7 +33,7 @@ export function DashboardNav() {
             href={href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "rounded-t-md border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600",
+              "rounded-t-md border-b-2 px-2.5 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600",
               active ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900",
             )}
           >
