@@ -188,7 +188,7 @@ function EntryRow({ entry, onActor }: { entry: AuditEntryView; onActor: (id: str
         )}
       </Td>
       <Td className="text-slate-900">
-        <code className="text-xs [overflow-wrap:anywhere]">{entry.action}</code>
+        <code className="text-xs [overflow-wrap:anywhere] md:whitespace-nowrap">{entry.action}</code>
         <span className="block text-xs text-slate-600 [overflow-wrap:anywhere]">{entry.target.id}</span>
         {/* Below md the changed fields go under the action: the row fits a phone without scrolling. */}
         {entry.changedFields.length > 0 && <span className="block text-xs text-slate-700 md:hidden [overflow-wrap:anywhere]">{entry.changedFields.join(", ")}</span>}
