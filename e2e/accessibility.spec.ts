@@ -40,6 +40,7 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
     },
     { path: "/dashboard/members", ready: () => expect(page.getByRole("heading", { name: "Pending invitations" })).toBeVisible() },
     { path: "/dashboard/usage", ready: () => expect(page.getByTestId("image-storage")).toBeVisible() },
+    { path: "/dashboard/audit", ready: () => expect(page.getByRole("table", { name: "Audit log" }).getByRole("row", { name: /blog\.created/ }).first()).toBeVisible() },
     { path: "/dashboard/account", ready: () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible() },
     {
       path: "/dashboard/api",

@@ -233,6 +233,14 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     expect((await db().subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).userId).toBe(bob.id);
   },
   "DELETE /subscribers/{subscriberId}": async () => expectNotFound(await call(`/subscribers/${annSubscriber}`, { key: bob.key, method: "DELETE" })),
+  "GET /audit-log": async () => {
+    // Names no object: whatever the filters or cursor name, only Bob's own entries.
+    const annEntry = (await db().auditLog.findFirstOrThrow({ where: { userId: ann.id }, orderBy: { id: "desc" } })).id;
+    for (const query of ["", `&actor=${annKeyId}`, "&action=blog", `&cursor=${annEntry + 1n}`, `&userId=${ann.id}`]) {
+      const text = JSON.stringify(expectSuccess(await call(`/audit-log?limit=100${query}`, { key: bob.key })));
+      for (const id of [...annBlogs, annKeyId, annSubscriber, annImport]) expect(text).not.toContain(id);
+    }
+  },
   "GET /rate_limit": async () => {
     // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
     const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
@@ -384,6 +392,12 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   "imports.list": async () => {
     expect(JSON.stringify((await trpc(bobCookie, "imports.list")).body.result.data)).not.toContain(annImport);
   },
+  "audit.export": async () => {
+    const { csv } = (await trpc(bobCookie, "audit.export", { actor: annKeyId })).body.result.data;
+    expect(csv.trim().split("\n")).toHaveLength(1);
+    const all = (await trpc(bobCookie, "audit.export", {})).body.result.data.csv;
+    for (const id of [...annBlogs, annKeyId, annSubscriber, annImport]) expect(all).not.toContain(id);
+  },
   "imports.undo": async () => {
     expectTrpcNotFound(await trpc(bobCookie, "imports.undo", { importId: annImport }));
   },
@@ -499,6 +513,17 @@ describe("the dashboard (/api/trpc) with another account's session", () => {
 
   it.each(Object.keys(DASHBOARD_CASES))("%s: Ann's objects do not exist for Bob, and stay unchanged", async (procedure) => {
     await leavesAnnUnchanged(DASHBOARD_CASES[procedure]!);
+  });
+});
+
+describe("Ann's audit log (docs/audit-log.md)", () => {
+  it("holds nothing Bob's key or session did, after every case above", async () => {
+    const bobKeys = (await db().apiKey.findMany({ where: { userId: bob.id }, select: { id: true } })).map((k) => k.id);
+    const bobUser = (await db().user.findUniqueOrThrow({ where: { email: bob.email }, select: { id: true } })).id;
+    const byBob = await db().auditLog.count({ where: { userId: ann.id, actorId: { in: [...bobKeys, bobUser] } } });
+    expect(byBob).toBe(0);
+    // Bob's own log has his attempts that changed something of his.
+    expect(await db().auditLog.count({ where: { userId: bob.id, actorId: { in: [...bobKeys, bobUser] } } })).toBeGreaterThan(0);
   });
 });
 

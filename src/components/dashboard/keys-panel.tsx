@@ -27,6 +27,7 @@ const PERMISSION_HINTS: Record<Permission, string> = {
   "read:analytics": "Read usage analytics and newsletter progress",
   "read:subscribers": "List subscribers",
   "write:subscribers": "Add and delete subscribers",
+  "read:audit": "Read the audit log",
 };
 const CREATE_FIELDS = ["name", "description", "permissions"] as const;
 

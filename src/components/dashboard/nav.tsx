@@ -15,6 +15,7 @@ const LINKS = [
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
   { href: "/dashboard/readers", label: "Readers", match: (p: string) => p.startsWith("/dashboard/readers") },
   { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
+  { href: "/dashboard/audit", label: "Audit log", match: (p: string) => p.startsWith("/dashboard/audit") },
   { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
   { href: "/dashboard/account", label: "Account", match: (p: string) => p.startsWith("/dashboard/account") },
 ];
@@ -23,6 +24,7 @@ export function DashboardNav() {
   const pathname = usePathname() ?? "";
   return (
     // On a phone the sections wrap onto a second row rather than scroll out of sight: every one stays a tap away.
+    // Their padding lets all twelve fit one row at 1280 px (e2e/owner-experience.spec.ts).
     <nav aria-label="Dashboard" className="-mb-px flex flex-wrap gap-x-1 sm:flex-nowrap sm:overflow-x-auto">
       {LINKS.map(({ href, label, match }) => {
         const active = match(pathname);

@@ -1,5 +1,6 @@
 import "server-only";
 import { analyticsRouter } from "./routers/analytics";
+import { auditRouter } from "./routers/audit";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { importsRouter } from "./routers/imports";
@@ -29,6 +30,8 @@ export const appRouter = createTRPCRouter({
   usage: usageRouter,
   views: viewsRouter,
   webhooks: webhooksRouter,
+  // Last: the API reference opens on the document's first tag, Blogs.
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

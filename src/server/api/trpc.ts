@@ -9,6 +9,7 @@ import "server-only";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { callerAccount, callerHolds, refusalMessage, type Caller } from "~/server/accounts/caller";
+import { actingAs, actorOf } from "~/server/audit/context";
 import type { SessionMember } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
@@ -111,7 +112,10 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   if (unstorable) throw new ApiError("INVALID_PARAMETER", `Invalid parameter: ${unstorable.field}`, unstorable.problem, { field: unstorable.field });
   // The context goes on as it is, its caller now known not to be null: a `ctx` given to `next`
   // would be copied, all its fields, on every call (bench/README.md, "Allocations on the hot path").
-  const result = await next<{ caller: Caller<SessionMember> }>({});
+  // A change is recorded in the audit log as the caller's, from the request's address and user
+  // agent (src/server/audit/context.ts); reads name nobody and cost nothing.
+  const proceed = () => next<{ caller: Caller<SessionMember> }>({});
+  const result = type === "mutation" ? await actingAs(actorOf(caller), proceed, ctx) : await proceed();
   // A change to what the account's public pages show appears on the public site's next request.
   if (meta?.changesPublicPages && result.ok) await forgetPublicPages(callerAccount(caller).id);
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
