@@ -11,6 +11,7 @@ import { env } from "~/env";
 import { log } from "~/server/runtime/log";
 import { getDb } from "~/server/db";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
+import { normalizedBio } from "~/shared/bio";
 import { configuredOrigin } from "~/server/http/public-origin";
 import { removeAccountImages } from "~/server/images/images";
 import { passwordWasReset, queueAccountExistsEmail, queuePasswordResetEmail, queueVerificationEmail } from "~/server/email/account-emails";
@@ -68,6 +69,8 @@ function createAuth() {
     user: {
       additionalFields: {
         handle: { type: "string", required: true, input: true },
+        // Shown on the posts they author (docs/public-blog.md, Authors); checked by field-guards.ts.
+        bio: { type: "string", required: false, input: true, defaultValue: "" },
         plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
@@ -101,7 +104,7 @@ function createAuth() {
         create: {
           before: async (user) => {
             const handle = normalizedHandle(user.handle);
-            return { data: { ...user, handle, name: user.name.trim() } };
+            return { data: { ...user, handle, name: user.name.trim(), ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }) } };
           },
         },
         update: {
@@ -110,6 +113,7 @@ function createAuth() {
               ...user,
               ...("handle" in user && { handle: normalizedHandle(user.handle) }),
               ...(typeof user.name === "string" && { name: user.name.trim() }),
+              ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }),
             },
           }),
         },

@@ -221,9 +221,3 @@ export async function listRelatedPublicBlogs(pool: SqlPool, ownerId: string, blo
   );
   return rows;
 }
-
-/** The owner's picture for the author box (better-auth's `image`, a URL; null when none). */
-export async function findOwnerImage(pool: SqlPool, ownerId: string): Promise<string | null> {
-  const { rows } = await pool.query<{ image: string | null }>(`SELECT "image" FROM "user" WHERE "id" = $1`, [ownerId]);
-  return rows[0]?.image ?? null;
-}
