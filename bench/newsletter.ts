@@ -5,6 +5,7 @@
  * only a count, so it is no slower than a provider's relay and holds no memory.
  */
 import type { AddressInfo } from "node:net";
+import { insertAccount } from "../scripts/lib/seed-account";
 import type pg from "pg";
 import { SMTPServer } from "smtp-server";
 
@@ -45,8 +46,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
  * Markdown, a code block and a link. Answers the post's id.
  */
 export async function seedNewsletter(db: pg.Client): Promise<string> {
-  await db.query(`DELETE FROM "user" WHERE "id" = $1`, [ACCOUNT]);
-  await db.query(`INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ($1, 'Bench Newsletter', 'newsletter@bench.example', 'bench-newsletter', 'enterprise', now())`, [ACCOUNT]);
+  await insertAccount(db, { id: ACCOUNT, name: "Bench Newsletter", email: "newsletter@bench.example", handle: "bench-newsletter", plan: "enterprise" });
   await db.query(
     `INSERT INTO "subscriber" ("id", "userId", "email", "status", "source", "confirmedAt", "unsubscribeToken")
      SELECT 'bn_' || lpad(g::text, 6, '0'), $1, 'reader' || g || '@sink.example', 'active', 'import', now() - interval '1 hour', md5($1 || g || random()::text)

@@ -5,6 +5,7 @@
  * set-based INSERT and reused while its shape is unchanged, independently of the API's data.
  */
 import type pg from "pg";
+import { insertAccount } from "../scripts/lib/seed-account";
 
 export const PUBLIC_HANDLE = "bench-public";
 export const PUBLIC_BLOGS = 1_000;
@@ -54,11 +55,7 @@ export async function seedPublicPages(client: pg.Client, log: (line: string) => 
   if (meta.rows[0]?.shape === SHAPE) return found;
   const started = Date.now();
   await client.query(`DELETE FROM "bench_public_meta"`);
-  await client.query(`DELETE FROM "user" WHERE "id" = $1`, [PUBLIC_ID]);
-  await client.query(
-    `INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ($1, 'Bench Public', 'public@bench.example', $2, 'free', now())`,
-    [PUBLIC_ID, PUBLIC_HANDLE],
-  );
+  await insertAccount(client, { id: PUBLIC_ID, name: "Bench Public", email: "public@bench.example", handle: PUBLIC_HANDLE, plan: "free" });
   await client.query(
     `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "isPublic", "allowApiAccess", "createdAt", "updatedAt")
      SELECT 'bp_' || g, $1, 'Post ' || g, 'post-' || g, 'Description of post ' || g, $2, true, true,

@@ -7,6 +7,7 @@
  * and p99; then EXPLAIN ANALYZE of each statement. bench/README.md, Search, has the figures.
  */
 import { performance } from "node:perf_hooks";
+import { insertAccount } from "../scripts/lib/seed-account";
 import pg from "pg";
 import { applyMigrations } from "~/server/db/migrate";
 import { searchPublicBlogs, searchPublicBlogsSql, searchWords } from "~/server/blogs/search-public-blogs";
@@ -70,11 +71,7 @@ async function seed(client: pg.Client): Promise<void> {
   if (meta.rows[0]?.shape === SHAPE) return;
   const started = Date.now();
   await client.query(`DELETE FROM "bench_search_meta"`);
-  await client.query(`DELETE FROM "user" WHERE "id" = $1`, [OWNER_ID]);
-  await client.query(`INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ($1, 'Bench Search', 'search@bench.example', $2, 'free', now())`, [
-    OWNER_ID,
-    HANDLE,
-  ]);
+  await insertAccount(client, { id: OWNER_ID, name: "Bench Search", email: "search@bench.example", handle: HANDLE, plan: "free" });
   await client.query(
     `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "tags", "isPublic", "createdAt", "updatedAt")
      SELECT 'bs_' || g, $1, 'Notes number ' || g, 'notes-' || g,

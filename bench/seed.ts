@@ -9,6 +9,7 @@
  * again without keeping the keys anywhere; only their SHA-256 hashes are in api_key.
  */
 import { createHash } from "node:crypto";
+import { insertAccount } from "../scripts/lib/seed-account";
 import pg from "pg";
 import { hashApiKey } from "~/server/keys/api-key";
 import { applyMigrations } from "~/server/db/migrate";
@@ -79,13 +80,11 @@ export async function seedBenchDatabase(serverUrl: string, database: string, log
     log(`seeding ${database} (${SHAPE}); a few minutes the first time`);
     const started = Date.now();
     await client.query(`DELETE FROM "bench_meta"`);
+    await client.query(`DELETE FROM "organization" WHERE "id" LIKE 'bench\\_%'`);
     await client.query(`DELETE FROM "user" WHERE "id" LIKE 'bench\\_%'`);
     for (const name of names) {
       const id = accountId(name);
-      await client.query(
-        `INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ($1, $2, $3, $4, 'enterprise', now())`,
-        [id, `Bench ${name}`, `${name}@bench.example`, `bench-${name}`],
-      );
+      await insertAccount(client, { id, name: `Bench ${name}`, email: `${name}@bench.example`, handle: `bench-${name}`, plan: "enterprise" });
       const key = benchKey(name);
       await client.query(
         `INSERT INTO "api_key" ("id", "userId", "name", "keyHash", "keyPrefix", "keySuffix", "permissions")

@@ -274,6 +274,8 @@ BEGIN
   SELECT array_agg("id" ORDER BY "id") INTO "touched" FROM (
     SELECT "person" AS "id" WHERE TG_OP = 'UPDATE' OR EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = "person")
     UNION
+    SELECT m."organizationId" FROM "member" AS m WHERE m."userId" = "person" AND m."role" = 'owner'
+    UNION
     SELECT b."userId" FROM "blog" AS b
     WHERE b."authors" @> ARRAY["person"] AND b."isPublic" AND EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = b."userId")
   ) AS "t";
@@ -300,14 +302,14 @@ BEGIN
       SELECT "userId" FROM "new_rows" WHERE "isPublic"
     ) AS "t";
   ELSE
-    -- An account's deletion deletes its blogs too (cascade): its row goes, it is not bumped, but
+    -- A publication's deletion deletes its blogs too (cascade): its row goes, it is not bumped, but
     -- its pages are announced gone.
     SELECT array_agg(DISTINCT "userId") INTO "touched" FROM "old_rows" AS o
-    WHERE "isPublic" AND EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = o."userId");
+    WHERE "isPublic" AND EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = o."userId");
     DELETE FROM "public_content_version" AS v
-    WHERE v."userId" IN (SELECT "userId" FROM "old_rows") AND NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = v."userId");
+    WHERE v."userId" IN (SELECT "userId" FROM "old_rows") AND NOT EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = v."userId");
     PERFORM pg_notify('blogmgr_public_content', "userId") FROM (SELECT DISTINCT "userId" FROM "old_rows") AS "gone"
-    WHERE NOT EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = "gone"."userId");
+    WHERE NOT EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = "gone"."userId");
   END IF;
   IF "touched" IS NOT NULL THEN
     PERFORM "public_content_version_move"("touched");
@@ -348,7 +350,7 @@ CREATE OR REPLACE FUNCTION public.publication_changed()
 AS $function$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    IF EXISTS (SELECT 1 FROM "user" WHERE "id" = OLD."userId") THEN
+    IF EXISTS (SELECT 1 FROM "organization" WHERE "id" = OLD."userId") THEN
       PERFORM "public_content_version_move"(ARRAY[OLD."userId"]);
     END IF;
   ELSE
@@ -488,6 +490,7 @@ CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFEREN
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();
 CREATE TRIGGER public_content_version_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION webhook_blog_change();
+CREATE TRIGGER public_content_account_renamed AFTER UPDATE OF handle ON public.organization FOR EACH ROW WHEN ((old.handle IS DISTINCT FROM new.handle)) EXECUTE FUNCTION public_content_owner_renamed();
 CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();

@@ -8,6 +8,7 @@
  * on DATABASE_URL's server (embedded PostgreSQL without one); SKIP_BUILD=1 reuses the last build.
  */
 import { spawnSync } from "node:child_process";
+import { insertAccount } from "./lib/seed-account";
 import { mkdir, writeFile } from "node:fs/promises";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -32,7 +33,7 @@ await applyMigrations(database.url);
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();
 // One reader's view: an account with 25 public blogs, the newest the long one.
-await client.query(`INSERT INTO "user" ("id", "name", "email", "handle", "plan", "updatedAt") VALUES ('lh_owner', 'Ada Reader', 'ada@lighthouse.example', 'ada-reader', 'free', now())`);
+await insertAccount(client, { id: "lh_owner", name: "Ada Reader", email: "ada@lighthouse.example", handle: "ada-reader", plan: "free" });
 await client.query(
   `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "tags", "isPublic", "createdAt", "updatedAt")
    SELECT 'lh_' || g, 'lh_owner', 'Notes on reading, part ' || g, 'notes-' || g, 'What part ' || g || ' of the series is about, in a sentence.',

@@ -11,7 +11,7 @@ export { handleDashboardRequest } from "./api/dashboard/handler";
 export { handleExportRequest } from "./api/dashboard/export";
 export { ApiError, errorEnvelope } from "./api/errors";
 export { handleApiRequest } from "./api/rest/handler";
-export { getSessionUser, handleAuthRequest, type SessionUser } from "./auth";
+export { getSessionUser, handleAuthRequest, sessionMember, type SessionMember, type SessionUser } from "./auth";
 export { readPersonProfile } from "./auth/profile";
 export { sessionDatabaseUrl } from "./db";
 export { runDueJobs } from "./jobs/worker";

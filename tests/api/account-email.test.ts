@@ -145,7 +145,7 @@ describe("an unverified owner", () => {
     const endpoint = await trpc(cookie, "webhooks.create", { url: "http://127.0.0.1:9/hook", eventTypes: ["blog.created"] });
     expect(endpoint.status).toBe(403);
     expect(endpoint.body.error.data.apiCode).toBe("EMAIL_NOT_VERIFIED");
-    expect(await db().apiKey.count({ where: { user: { email } } })).toBe(0);
+    expect(await db().apiKey.count({ where: { account: { members: { some: { user: { email } } } } } })).toBe(0);
 
     const { link } = await waitForLink(email);
     await follow(link, cookie);

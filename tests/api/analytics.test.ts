@@ -85,7 +85,7 @@ describe("GET /api/v1/analytics", () => {
     for (let i = 0; i < 2; i++) expectError(await call("/blogs", { key: primary }), 429, "RATE_LIMIT_EXCEEDED");
     expectError(await analytics(analyst), 429, "RATE_LIMIT_EXCEEDED");
     // The account upgrades, so it can read its analytics within the same hour.
-    await db().user.update({ where: { id: account.id }, data: { plan: "pro" } });
+    await db().organization.update({ where: { id: account.id }, data: { plan: "pro" } });
 
     const range = `?from=${shift(firstDay, -2)}&to=${shift(utcToday(), 1)}`;
     const data = expectAnalytics(await analytics(analyst, range));

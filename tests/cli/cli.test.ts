@@ -175,7 +175,7 @@ describe("plan set", () => {
     expect(JSON.parse(set.stdout)).toEqual({ id: account.id, email: account.email, plan: "enterprise" });
     expectFailure(unknown, `plan set: no account with email ${email("nobody")}`);
     expectFailure(bad, "plan set: plan must be one of free, pro, enterprise");
-    expect((await db.user.findUniqueOrThrow({ where: { id: account.id } })).plan).toBe("enterprise");
+    expect((await db.organization.findUniqueOrThrow({ where: { id: account.id } })).plan).toBe("enterprise");
   });
 });
 

@@ -20,7 +20,8 @@ describe("the demo account", () => {
     const dataDir = await freshDataDir();
     const demo = await ensureDemoAccount(dataDir, { issueKey: false });
     expect(demo).toEqual({ email: "demo@example.com", password: "demo-password" });
-    const account = await db().user.findUniqueOrThrow({ where: { email: demo.email }, include: { _count: { select: { blogs: true, apiKeys: true } } } });
+    const { id } = await db().user.findUniqueOrThrow({ where: { email: demo.email } });
+    const account = await db().organization.findUniqueOrThrow({ where: { id }, include: { _count: { select: { blogs: true, apiKeys: true } } } });
     expect(account._count).toEqual({ blogs: 5, apiKeys: 0 });
     expect(await readdir(dataDir)).toEqual([]);
   });

@@ -38,7 +38,7 @@ function updateUser(owner: Owner, body: Record<string, unknown>) {
   return httpRequest(apiBaseUrl(), "/api/auth/update-user", { method: "POST", headers: { cookie: owner.cookie }, body });
 }
 
-const stored = (owner: Owner) => db().user.findUniqueOrThrow({ where: { id: owner.id }, select: { handle: true, plan: true } });
+const stored = (owner: Owner) => db().user.findUniqueOrThrow({ where: { id: owner.id }, select: { handle: true } });
 
 let owner: Owner;
 let other: Owner;

@@ -172,7 +172,7 @@ describe("an account's plan", () => {
     expect([200, 400]).toContain(answer.status);
     const user = await db().user.findUnique({ where: { email: account.email } });
     if (answer.status === 200) {
-      expect(user?.plan).toBe("free");
+      expect((await db().organization.findUniqueOrThrow({ where: { id: user!.id } })).plan).toBe("free");
       expect(JSON.stringify(answer.body)).not.toContain("enterprise");
       expect((await trpc(await signIn(account), "usage.rateLimit")).body.result.data).toMatchObject({ plan: "free", hourlyLimit: 100 });
     } else {
@@ -186,6 +186,7 @@ describe("an account's plan", () => {
     expect(signedUp.status).toBe(200);
     const answer = await authPost("/update-user", { plan: "enterprise" }, await signIn(account));
     expect(answer.status).toBe(400);
-    expect((await db().user.findUniqueOrThrow({ where: { email: account.email } })).plan).toBe("free");
+    const { id } = await db().user.findUniqueOrThrow({ where: { email: account.email } });
+    expect((await db().organization.findUniqueOrThrow({ where: { id } })).plan).toBe("free");
   });
 });

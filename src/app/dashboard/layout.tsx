@@ -26,11 +26,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <Brand href="/dashboard" />
             {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
             <a
-              href={`/${user.handle}`}
+              href={`/${user.publication.handle}`}
               className="order-last w-full truncate rounded text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 sm:order-none sm:ml-auto sm:w-auto sm:min-w-0"
-              title="Your public page"
+              title="The publication's public page"
             >
-              <span className="hidden sm:inline">{user.email} · </span>/{user.handle}
+              <span className="hidden sm:inline">{user.email} · </span>/{user.publication.handle}
             </a>
             <div className="ml-auto flex items-center gap-2 sm:ml-0">
               <ThemeSelect initial={theme} />

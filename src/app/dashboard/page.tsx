@@ -25,7 +25,7 @@ export default async function BlogsPage() {
       <ExpiringKeysNotice />
       {/* The list reads its filter and sort from the address. */}
       <Suspense>
-        <BlogsTable handle={user.handle} />
+        <BlogsTable handle={user.publication.handle} />
       </Suspense>
     </>
   );

@@ -1,5 +1,5 @@
 import "server-only";
-import { generateRandomString, hashPassword } from "better-auth/crypto";
+import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { Plan } from "~/shared/plans";
 import type { Db } from "~/server/db";
@@ -9,6 +9,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-crede
 import { displayNameProblem } from "~/shared/display-name";
 import { firstFreeHandle, handleFromEmail, handleProblem } from "~/shared/handle";
 import { parsePlan } from "./plan";
+import { betterAuthId, createOwnPublication, handleTaken } from "./own-publication";
 
 export interface CreateAccountInput {
   email: string;
@@ -52,32 +53,28 @@ export async function createAccount(db: Db, input: CreateAccountInput): Promise<
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
       throw new DomainError("RESOURCE_CONFLICT", `an account with email ${email} already exists`);
     }
-    const isTaken = async (handle: string) => (await tx.user.count({ where: { handle } })) > 0;
+    const isTaken = (handle: string) => handleTaken(tx, handle);
     if (input.handle !== undefined && (await isTaken(input.handle))) {
       throw new DomainError("RESOURCE_CONFLICT", `the handle ${input.handle} is already taken`);
     }
     const handle = input.handle ?? (await firstFreeHandle(handleFromEmail(email), isTaken));
     const id = betterAuthId();
+    const name = input.name?.trim() ?? handle;
     await tx.user.create({
       data: {
         id,
         email,
-        name: input.name?.trim() ?? handle,
+        name,
         handle,
-        plan,
         // The operator vouches for the address (docs/security.md, Email verification).
         emailVerified: true,
         accounts: { create: { id: betterAuthId(), accountId: id, providerId: "credential", password: passwordHash } },
       },
     });
+    await createOwnPublication(tx, { id, name, handle, plan });
     return { id, email, handle, plan };
   }, WAIT_FOR_A_CONNECTION);
 }
 
 /** Embedded PGlite runs one transaction at a time: under load, wait for it rather than fail after Prisma's 2 s. */
 const WAIT_FOR_A_CONNECTION = { maxWait: 10_000 };
-
-/** Ids as better-auth generates them: 32 random characters from [a-zA-Z0-9]. */
-function betterAuthId(): string {
-  return generateRandomString(32, "a-z", "A-Z", "0-9");
-}

@@ -10,6 +10,6 @@ export async function setPlan(
 ): Promise<{ id: string; email: string; plan: Plan }> {
   const plan = parsePlan(input.plan);
   const { id, email } = await findAccountByEmail(db, input.email);
-  await db.user.update({ where: { id }, data: { plan } });
+  await db.organization.update({ where: { id }, data: { plan } });
   return { id, email, plan };
 }

@@ -9,7 +9,7 @@ import "server-only";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { callerAccount, callerHolds, type Caller } from "~/server/accounts/caller";
-import type { SessionUser } from "~/server/auth";
+import type { SessionMember } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import type { Permission } from "~/shared/permissions";
@@ -27,7 +27,7 @@ export interface RequestContextOptions {
   /** Runs work after the response has been sent (Next's `after`), so it adds no latency. */
   afterResponse: (task: () => Promise<unknown>) => void;
   /** Who is calling, as the door resolved it; null when nobody is (the dashboard without a session). */
-  caller: Caller<SessionUser> | null;
+  caller: Caller<SessionMember> | null;
   /** The door's own limit on changes, run before each mutation (the dashboard's per-owner budget). */
   limitMutation?: () => Promise<void>;
   /** Where a procedure answering its meta's `alternateSuccess` says so: /api/v1 answers with that status. */
@@ -109,7 +109,7 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
   if (unstorable) throw new ApiError("INVALID_PARAMETER", `Invalid parameter: ${unstorable.field}`, unstorable.problem, { field: unstorable.field });
   // The context goes on as it is, its caller now known not to be null: a `ctx` given to `next`
   // would be copied, all its fields, on every call (bench/README.md, "Allocations on the hot path").
-  const result = await next<{ caller: Caller<SessionUser> }>({});
+  const result = await next<{ caller: Caller<SessionMember> }>({});
   // A change to what the account's public pages show appears on the public site's next request.
   if (meta?.changesPublicPages && result.ok) await forgetPublicPages(callerAccount(caller).id);
   // A broken domain rule answers with its own status (404, 409, 400), not a 500.
@@ -118,7 +118,7 @@ export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, 
 });
 
 /** A procedure's context: its caller known (shared by procedures that differ only in how they are reached). */
-export type ProcedureContext = Context & { caller: Caller<SessionUser> };
+export type ProcedureContext = Context & { caller: Caller<SessionMember> };
 
 /** The builder of the owner's own operations (keys, usage, webhooks, preview links): refused to every key, served only on /api/trpc. */
 export const ownerProcedure = procedure.meta({ ownerOnly: true });

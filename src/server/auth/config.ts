@@ -13,7 +13,8 @@ import { getDb } from "~/server/db";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { normalizedBio } from "~/shared/bio";
 import { configuredOrigin } from "~/server/http/public-origin";
-import { removeAccountImages } from "~/server/images/images";
+import { createOwnPublication, followOwnHandle } from "~/server/accounts/own-publication";
+import { deleteOwnedPublications } from "~/server/accounts/delete-publications";
 import { passwordWasReset, queueAccountExistsEmail, queuePasswordResetEmail, queueVerificationEmail } from "~/server/email/account-emails";
 import { endpointsWhere, isCredentialCheck } from "./endpoint-policies";
 import { normalizedHandle } from "./field-guards";
@@ -75,12 +76,13 @@ function createAuth() {
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
       // once confirmed from the new address, tells the old one and ends the owner's other sessions
-      // (the guards). Deletion asks for the password; blogs, keys, usage and
-      // the request log go with the account (foreign keys' cascades, and the triggers of the
-      // blog_day_count and public_content_version migrations); images' files are removed from
-      // their store first (an S3 bucket has no cascade).
+      // (the guards). Deletion asks for the password; the publications the person owns go with
+      // them (docs/teams.md: transfer one first to keep it), and with each its blogs, keys, usage
+      // and request log (foreign keys' cascades, and the triggers of the blog_day_count and
+      // public_content_version migrations); images' files are removed from their store first (an
+      // S3 bucket has no cascade).
       changeEmail: { enabled: true },
-      deleteUser: { enabled: true, beforeDelete: (user) => removeAccountImages(db, user.id) },
+      deleteUser: { enabled: true, beforeDelete: (user) => deleteOwnedPublications(db, user.id) },
     },
     // The guards first: their hooks run before the other plugins' (guards.ts).
     plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin],
@@ -106,6 +108,8 @@ function createAuth() {
             const handle = normalizedHandle(user.handle);
             return { data: { ...user, handle, name: user.name.trim(), ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }) } };
           },
+          // After better-auth's transaction (its hooks run once it commits): every sign-up brings its own publication.
+          after: async (user) => createOwnPublication(db, { id: user.id, name: user.name, handle: String(user.handle) }),
         },
         update: {
           before: async (user) => ({
@@ -116,6 +120,7 @@ function createAuth() {
               ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }),
             },
           }),
+          after: async (user) => followOwnHandle(db, { id: user.id, handle: String(user.handle) }),
         },
       },
     },

@@ -1,5 +1,6 @@
 import "server-only";
 import { APIError } from "better-auth/api";
+import { handleTaken } from "~/server/accounts/own-publication";
 import { getDb } from "~/server/db";
 import { bioProblem, BIO_RULE, normalizedBio } from "~/shared/bio";
 import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
@@ -22,7 +23,7 @@ async function assertHandleAvailable(value: unknown, ownerId?: string): Promise<
   const handle = normalizedHandle(value);
   const problem = handleProblem(handle);
   if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: "INVALID_HANDLE" });
-  if ((await getDb().user.count({ where: { handle, ...(ownerId ? { NOT: { id: ownerId } } : {}) } })) > 0) {
+  if (await handleTaken(getDb(), handle, ownerId)) {
     throw new APIError("UNPROCESSABLE_ENTITY", { message: `the handle ${handle} is already taken`, code: "HANDLE_TAKEN" });
   }
 }

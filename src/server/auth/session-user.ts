@@ -1,5 +1,6 @@
 import "server-only";
 import type { Member, MemberPublication } from "~/server/accounts/caller";
+import { ownerColumn } from "~/server/accounts/account-sql";
 import { getSqlPool } from "~/server/db";
 import { PLANS } from "~/shared/plans";
 import { isRole } from "~/shared/roles";
@@ -10,6 +11,8 @@ export interface ActivePublication extends MemberPublication {
   /** Public handle: /{handle}/{blogSlug}. */
   handle: string;
   name: string;
+  /** Its owner's name: the public pages' title while none is set (docs/publication.md). */
+  ownerName: string;
 }
 
 /** A signed-in person: who they are, and the publication their session works in (null: they belong to none). */
@@ -17,6 +20,8 @@ export interface SessionUser {
   userId: string;
   email: string;
   name: string;
+  /** The person's own handle (their author slug; their own publication's address while they own it). */
+  handle: string;
   emailVerified: boolean;
   twoFactorEnabled: boolean;
   publication: ActivePublication | null;
@@ -31,7 +36,8 @@ export type SessionMember = SessionUser & Member & { publication: ActivePublicat
  * every request, so a member removed or given another role is refused or limited at once, on
  * every instance (docs/teams.md).
  */
-const ACTIVE_PUBLICATION_SQL = `SELECT o."id", o."handle", o."name", o."plan"::text AS "plan", m."role"
+const ACTIVE_PUBLICATION_SQL = `SELECT o."id", o."handle", o."name", o."plan"::text AS "plan", m."role",
+  ${ownerColumn("o", "name")} AS "ownerName"
 FROM "member" AS m JOIN "organization" AS o ON o."id" = m."organizationId"
 WHERE m."userId" = $1
 ORDER BY (m."organizationId" = $2) DESC, (m."organizationId" = $1) DESC, m."createdAt", m."id"
@@ -41,13 +47,13 @@ LIMIT 1`;
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const { id, email, name, emailVerified, twoFactorEnabled } = session.user;
+  const { id, email, name, handle, emailVerified, twoFactorEnabled } = session.user;
   const activeId = (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
-  const { rows } = await getSqlPool().query<{ id: string; handle: string; name: string; plan: string; role: string }>(ACTIVE_PUBLICATION_SQL, [id, activeId]);
+  const { rows } = await getSqlPool().query<{ id: string; handle: string; name: string; plan: string; role: string; ownerName: string | null }>(ACTIVE_PUBLICATION_SQL, [id, activeId]);
   const row = rows[0];
   const publication: ActivePublication | null =
-    row && isRole(row.role) ? { id: row.id, handle: row.handle, name: row.name, plan: PLANS.find((p) => p === row.plan) ?? "free", role: row.role } : null;
-  return { userId: id, email, name, emailVerified, twoFactorEnabled: twoFactorEnabled === true, publication };
+    row && isRole(row.role) ? { id: row.id, handle: row.handle, name: row.name, ownerName: row.ownerName ?? row.name, plan: PLANS.find((p) => p === row.plan) ?? "free", role: row.role } : null;
+  return { userId: id, email, name, handle: handle ?? "", emailVerified, twoFactorEnabled: twoFactorEnabled === true, publication };
 }
 
 /** The session's person as the dashboard's caller: null when they belong to no publication. */

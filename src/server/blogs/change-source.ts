@@ -12,7 +12,7 @@ import { inTransaction, type Db } from "~/server/db";
 export type ChangeSource = { by: "owner"; editSession?: string } | { by: "api_key"; name: string } | { by: "cli" } | { by: "import" } | { by: "restore" };
 
 export function changeSourceOf(caller: Caller): ChangeSource {
-  return caller.kind === "owner" ? { by: "owner" } : { by: "api_key", name: caller.key.name };
+  return caller.kind === "member" ? { by: "owner" } : { by: "api_key", name: caller.key.name };
 }
 
 export type BlogWriter = Db | Prisma.TransactionClient;

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { ownerColumn } from "~/server/accounts/account-sql";
 import type { Db, SqlPool } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import { PREVIEW_LIFETIMES, type PreviewLifetime } from "~/shared/preview-lifetimes";
@@ -74,8 +75,8 @@ export interface PreviewedBlog {
 export async function findPreviewedBlog(sql: SqlPool, token: string): Promise<PreviewedBlog | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const { rows } = await sql.query<PreviewedBlog>(
-    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, u."id" AS "authorId", u."name" AS "authorName", u."handle" AS "authorHandle", p."expiresAt"
-     FROM "preview_link" AS p JOIN "blog" AS b ON b."id" = p."blogId" JOIN "user" AS u ON u."id" = b."userId"
+    `SELECT b."title", b."description", b."content", b."tags", b."publishedAt", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, a."id" AS "authorId", ${ownerColumn("a", "name")} AS "authorName", a."handle" AS "authorHandle", p."expiresAt"
+     FROM "preview_link" AS p JOIN "blog" AS b ON b."id" = p."blogId" JOIN "organization" AS a ON a."id" = b."userId"
      WHERE p."tokenHash" = $1 AND p."expiresAt" > now()`,
     [hashToken(token)],
   );

@@ -1,5 +1,6 @@
 import "server-only";
 import type { SqlPool } from "~/server/db";
+import { ownerColumn } from "~/server/accounts/account-sql";
 import { pageOffset } from "~/server/common/pagination";
 import type { ImageReference } from "~/shared/images";
 
@@ -47,11 +48,11 @@ export interface PublicOwner {
 /** The account with `handle`, its public content version and verified domain: one statement, three index lookups. */
 export async function findPublicOwner(pool: SqlPool, handle: string): Promise<PublicOwner | null> {
   const { rows } = await pool.query<PublicOwner>(
-    `SELECT u."id", u."name", u."handle", COALESCE(v."version"::text, '0') AS "contentVersion",
-       COALESCE(v."changedAt", date_trunc('second', u."createdAt")) AS "changedAt",
+    `SELECT a."id", ${ownerColumn("a", "name")} AS "name", a."handle", COALESCE(v."version"::text, '0') AS "contentVersion",
+       COALESCE(v."changedAt", date_trunc('second', a."createdAt")) AS "changedAt",
        CASE WHEN p."domainVerifiedAt" IS NOT NULL THEN p."domain" END AS "verifiedDomain"
-     FROM "user" AS u LEFT JOIN "public_content_version" AS v ON v."userId" = u."id" LEFT JOIN "publication" AS p ON p."userId" = u."id"
-     WHERE u."handle" = $1`,
+     FROM "organization" AS a LEFT JOIN "public_content_version" AS v ON v."userId" = a."id" LEFT JOIN "publication" AS p ON p."userId" = a."id"
+     WHERE a."handle" = $1`,
     [handle],
   );
   return rows[0] ?? null;
@@ -140,9 +141,9 @@ export async function findPublicTag(pool: SqlPool, ownerId: string, tagSlug: str
  */
 export async function listSitemapOwners(pool: SqlPool, limit: number) {
   const { rows } = await pool.query<{ handle: string; lastmod: Date }>(
-    `SELECT u."handle", max(b."updatedAt") AS "lastmod" FROM "blog" AS b JOIN "user" AS u ON u."id" = b."userId"
-     WHERE b."isPublic" AND NOT EXISTS (SELECT 1 FROM "publication" AS p WHERE p."userId" = u."id" AND p."domainVerifiedAt" IS NOT NULL)
-     GROUP BY u."handle" ORDER BY u."handle" LIMIT $1`,
+    `SELECT a."handle", max(b."updatedAt") AS "lastmod" FROM "blog" AS b JOIN "organization" AS a ON a."id" = b."userId"
+     WHERE b."isPublic" AND NOT EXISTS (SELECT 1 FROM "publication" AS p WHERE p."userId" = a."id" AND p."domainVerifiedAt" IS NOT NULL)
+     GROUP BY a."handle" ORDER BY a."handle" LIMIT $1`,
     [limit],
   );
   return rows;

@@ -7,7 +7,6 @@ import { underAccountLock } from "~/server/quotas/account-lock";
 import { forgetPublicPages } from "~/server/public-site/forget";
 import { log } from "~/server/runtime/log";
 import { originalFileName, type ImageFormat } from "~/shared/images";
-import type { Plan } from "~/shared/plans";
 import { assertUnderStorageQuota } from "./images";
 import { processUpload } from "./processing";
 import { imageStore } from "./store";
@@ -22,7 +21,7 @@ import { imageStore } from "./store";
  * Pages list only the variants that exist: made, the account's public pages are made again.
  */
 export async function makeImageVariants(db: Db, imageId: string): Promise<void> {
-  const image = await db.image.findUnique({ where: { id: imageId }, include: { user: { select: { plan: true } } } });
+  const image = await db.image.findUnique({ where: { id: imageId }, include: { account: { select: { plan: true } } } });
   if (!image?.variantsPending) return;
   const size = { width: image.width, height: image.height, format: image.format as ImageFormat };
   const original = await imageStore().read(imageId, originalFileName(size));
@@ -40,7 +39,7 @@ export async function makeImageVariants(db: Db, imageId: string): Promise<void> 
     // Deleted meanwhile, or made by another run: nothing to add.
     const current = await tx.image.findUnique({ where: { id: imageId }, select: { variantsPending: true } });
     if (!current?.variantsPending) return false;
-    await assertUnderStorageQuota(tx, { id: image.userId, plan: image.user.plan as Plan }, adding);
+    await assertUnderStorageQuota(tx, { id: image.userId, plan: image.account.plan }, adding);
     await store.save(tx, imageId, files);
     await tx.image.update({ where: { id: imageId }, data: { variantsPending: false, storedBytes } });
     // The account's pages name the new variants from now on (no version: it has no public page).

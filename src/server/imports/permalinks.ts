@@ -54,10 +54,10 @@ export async function findImportedPermalink(
   const normalized = normalizePermalinkPath(path);
   if (!normalized || (!owner && !handle)) return null;
   const { rows } = await sql.query<{ handle: string; blogSlug: string }>(
-    `SELECT u."handle", b."blogSlug" FROM "imported_permalink" AS p
-       JOIN "user" AS u ON u."id" = p."userId"
+    `SELECT a."handle", b."blogSlug" FROM "imported_permalink" AS p
+       JOIN "organization" AS a ON a."id" = p."userId"
        JOIN "blog" AS b ON b."id" = p."blogId" AND b."isPublic"
-     WHERE p."path" = $1 AND (u."id" = $2 OR ($2::text IS NULL AND u."handle" = $3))`,
+     WHERE p."path" = $1 AND (a."id" = $2 OR ($2::text IS NULL AND a."handle" = $3))`,
     [normalized, owner?.ownerId ?? null, handle],
   );
   return rows[0] ?? null;

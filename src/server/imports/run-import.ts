@@ -66,7 +66,7 @@ export async function runImport(
   importId: string,
   options: { onProgress?: (row: ImportRecord) => void; lastAttempt?: boolean; continueLater?: () => Promise<unknown> } = {},
 ): Promise<ImportRecord> {
-  const row = await db.import.findUnique({ where: { id: importId }, include: { user: { select: { id: true, plan: true } } } });
+  const row = await db.import.findUnique({ where: { id: importId }, include: { account: { select: { id: true, plan: true } } } });
   if (!row || row.status === "done" || row.status === "failed" || row.undoneAt) return row as ImportRecord;
   const resumed = row.status === "running" ? { processed: row.processed, report: importReportSchema.parse(row.report) } : undefined;
   await db.import.update({ where: { id: importId }, data: { status: "running", startedAt: row.startedAt ?? new Date() } });
@@ -75,7 +75,7 @@ export async function runImport(
   try {
     await rebuildFile(db, row, path);
     source = await READERS[row.format](path);
-    const run = new ImportRun(db, row, row.user, resumed, options.onProgress);
+    const run = new ImportRun(db, row, row.account, resumed, options.onProgress);
     const walked = await run.walk(source, jobsDeadline() - STOP_MARGIN_MS);
     if (!walked) {
       await options.continueLater?.();

@@ -4,9 +4,9 @@ import "server-only";
  * (getSqlPool); the benchmark's bare baseline (bench/baseline.ts) runs the same text.
  */
 
-/** Key lookup by hash with the account's plan: one round trip (Prisma's findUnique takes two). */
-export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."name", k."permissions", k."expiresAt", k."deactivatedAt", k."graceEndsAt", k."lastUsedAt", u."plan"::text AS "plan"
-FROM "api_key" AS k JOIN "user" AS u ON u."id" = k."userId"
+/** Key lookup by hash with its publication's plan (the key names its publication: no membership to read): one round trip (Prisma's findUnique takes two). */
+export const API_KEY_LOOKUP_SQL = `SELECT k."id", k."userId", k."name", k."permissions", k."expiresAt", k."deactivatedAt", k."graceEndsAt", k."lastUsedAt", a."plan"::text AS "plan"
+FROM "api_key" AS k JOIN "organization" AS a ON a."id" = k."userId"
 WHERE k."keyHash" = $1`;
 
 export interface ApiKeyRow {

@@ -1,5 +1,6 @@
 import "server-only";
 import { COVER_SELECT, PENDING_VARIANTS_SELECT, type CoverImage } from "~/server/blogs/public-blogs";
+import { ownerColumn } from "~/server/accounts/account-sql";
 import type { SqlPool } from "~/server/db";
 import { configuredOrigin } from "~/server/http/public-origin";
 import { readPublication } from "~/server/publication/publication";
@@ -46,8 +47,8 @@ export async function readNewsletterSource(pool: SqlPool, blogId: string): Promi
     ownerName: string;
     handle: string;
   }>(
-    `SELECT b."userId", b."title", b."description", b."content", b."blogSlug", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, u."name" AS "ownerName", u."handle"
-     FROM "blog" AS b JOIN "user" AS u ON u."id" = b."userId" WHERE b."id" = $1`,
+    `SELECT b."userId", b."title", b."description", b."content", b."blogSlug", ${COVER_SELECT}, ${PENDING_VARIANTS_SELECT}, ${ownerColumn("a", "name")} AS "ownerName", a."handle"
+     FROM "blog" AS b JOIN "organization" AS a ON a."id" = b."userId" WHERE b."id" = $1`,
     [blogId],
   );
   const row = rows[0];

@@ -111,7 +111,7 @@ const domainCache = new LRUCache<string, { publication: DomainPublication | null
   ttl: 10_000,
   fetchMethod: async (domain, _stale, { context: pool }) => {
     const { rows } = await pool.query<DomainPublication>(
-      `SELECT p."userId" AS "ownerId", u."handle", p."domain" FROM "publication" AS p JOIN "user" AS u ON u."id" = p."userId"
+      `SELECT p."userId" AS "ownerId", a."handle", p."domain" FROM "publication" AS p JOIN "organization" AS a ON a."id" = p."userId"
        WHERE p."domain" = $1 AND p."domainVerifiedAt" IS NOT NULL`,
       [domain],
     );

@@ -6,7 +6,7 @@ import { listPublicBlogs } from "~/server/blogs/public-blogs";
 import { postSummary, renderIndexPage } from "~/server/public-site/pages";
 import { publicationView } from "~/server/public-site/publication-view";
 import type { Publication, publicationUpdateSchema } from "~/shared/publication";
-import { imageColumn, toPublication } from "./publication";
+import { imageColumn, publicationRecord, toPublication } from "./publication";
 
 /**
  * The publication's home as readers would see it with `draft` over the saved settings (docs/dashboard.md,
@@ -14,11 +14,11 @@ import { imageColumn, toPublication } from "./publication";
  * dashboard's preview is exact. Nothing is written; image ids are checked as `updatePublication` checks them.
  */
 export async function renderPublicationPreview(db: Db, accountId: string, origin: string, draft: z.output<typeof publicationUpdateSchema>): Promise<string> {
-  const owner = await db.user.findUniqueOrThrow({ where: { id: accountId }, select: { name: true, handle: true, publication: true } });
+  const owner = await publicationRecord(db, accountId);
   await imageColumn(db, accountId, "logo", draft.logo);
   await imageColumn(db, accountId, "icon", draft.icon);
-  const saved = toPublication(owner.publication, owner.name);
-  const publication: Publication = { ...saved, ...draft, title: draft.title === undefined ? saved.title : (draft.title ?? owner.name) };
+  const saved = toPublication(owner.settings, owner.ownerName);
+  const publication: Publication = { ...saved, ...draft, title: draft.title === undefined ? saved.title : (draft.title ?? owner.ownerName) };
   const pool = getSqlPool();
   const { blogs, hasOlder } = await listPublicBlogs(pool, accountId, 1);
   const site = await publicationView(pool, publication, origin, `${origin}/${owner.handle}`);

@@ -35,8 +35,17 @@ export function toPublication(row: PublicationRow | null, ownerName: string): Pu
 }
 
 export async function getPublication(db: Db, accountId: string): Promise<Publication> {
-  const owner = await db.user.findUniqueOrThrow({ where: { id: accountId }, select: { name: true, publication: true } });
-  return toPublication(owner.publication, owner.name);
+  const record = await publicationRecord(db, accountId);
+  return toPublication(record.settings, record.ownerName);
+}
+
+/** A publication's handle, its owner's name (the title while none is set) and its saved settings (null: all defaults). */
+export async function publicationRecord(db: Db, accountId: string): Promise<{ handle: string; ownerName: string; settings: PublicationRow | null }> {
+  const account = await db.organization.findUniqueOrThrow({
+    where: { id: accountId },
+    select: { name: true, handle: true, publication: true, members: { where: { role: "owner" }, select: { user: { select: { name: true } } } } },
+  });
+  return { handle: account.handle, ownerName: account.members[0]?.user.name ?? account.name, settings: account.publication };
 }
 
 /** The TXT record's value that proves a domain is the owner's: new each time the domain changes. */

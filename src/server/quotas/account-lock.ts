@@ -16,7 +16,7 @@ export function underAccountLock<T>(db: Db | Prisma.TransactionClient, accountId
   return inTransaction(
     db,
     async (tx) => {
-      await tx.$queryRaw`SELECT 1 FROM "user" WHERE "id" = ${accountId} FOR NO KEY UPDATE`;
+      await tx.$queryRaw`SELECT 1 FROM "organization" WHERE "id" = ${accountId} FOR NO KEY UPDATE`;
       return work(tx);
     },
     TRANSACTION_OPTIONS,

@@ -4,7 +4,6 @@ import { queueEmail } from "~/server/email/queue-email";
 import { withinRecipientCap } from "~/server/email/recipient-cap";
 import { underAccountLock } from "~/server/quotas/account-lock";
 import { log } from "~/server/runtime/log";
-import type { Plan } from "~/shared/plans";
 import {
   CONFIRMATION_INTERVAL_MS,
   CONFIRMATION_LINK_TTL_MS,
@@ -95,8 +94,8 @@ function findByAddress(db: Db, accountId: string, email: string) {
  */
 function createPending(db: Db, accountId: string, email: string) {
   return underAccountLock(db, accountId, async (tx) => {
-    const { plan } = await tx.user.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
-    if ((await subscriberRoom(tx, { id: accountId, plan: plan as Plan })).room === 0) return "over quota" as const;
+    const { plan } = await tx.organization.findUniqueOrThrow({ where: { id: accountId }, select: { plan: true } });
+    if ((await subscriberRoom(tx, { id: accountId, plan })).room === 0) return "over quota" as const;
     await tx.subscriber.createMany({ data: [{ userId: accountId, email, source: "form", status: "pending", unsubscribeToken: newSubscriberToken() }], skipDuplicates: true });
     return tx.subscriber.findUniqueOrThrow({ where: { userId_email: { userId: accountId, email } }, select: SUBSCRIBER_STATE });
   });

@@ -24,7 +24,7 @@ export const NO_REFERRER_HOST = "";
 /** A deleted account or blog takes its views with it (the foreign keys cascade): rows counted for one since deleted are skipped. */
 const REFERRER_VIEWS_SQL = `INSERT INTO "referrer_view_daily" ("userId", "day", "host", "views")
 SELECT v.* FROM unnest($1::text[], $2::date[], $3::text[], $4::int[]) AS v("userId", "day", "host", "views")
-WHERE EXISTS (SELECT 1 FROM "user" AS u WHERE u."id" = v."userId")
+WHERE EXISTS (SELECT 1 FROM "organization" AS a WHERE a."id" = v."userId")
 ON CONFLICT ("userId", "day", "host") DO UPDATE SET "views" = "referrer_view_daily"."views" + EXCLUDED."views"`;
 
 const BLOG_VIEWS_SQL = `INSERT INTO "blog_view_daily" ("userId", "day", "blogId", "views")

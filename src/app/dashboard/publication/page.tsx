@@ -13,7 +13,7 @@ export default async function PublicationPage() {
         title="Publication"
         description="How every public page presents you: title, logo, accent colour, language, time zone, navigation, footer and custom domain. Readers see a change on their next visit."
       />
-      <PublicationSettings ownerName={user.name} handle={user.handle} />
+      <PublicationSettings ownerName={user.publication.ownerName} handle={user.publication.handle} />
     </>
   );
 }

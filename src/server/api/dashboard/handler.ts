@@ -1,6 +1,6 @@
 import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { getSessionUser } from "~/server/auth";
+import { getSessionUser, sessionMember } from "~/server/auth";
 import { Readable } from "node:stream";
 import { currentRequestId, withRequestId } from "~/server/runtime/log";
 import { consumeDashboardMutation } from "~/server/ratelimit/account-rate";
@@ -24,8 +24,8 @@ import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
 
 /**
- * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in owner (every
- * permission on their own account), or nobody (every procedure then answers 401). Anything but a
+ * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in member, in the
+ * publication their session works in, with their role's rights (docs/teams.md), or nobody (every procedure then answers 401). Anything but a
  * GET must come from the app's own pages (src/server/http/same-origin-request.ts). Every request gets
  * an id (X-Request-Id, on every log line it causes and in its errors' data). A body declared
  * larger than MAX_DASHBOARD_BODY_BYTES (an image upload's: MAX_IMAGE_REQUEST_BYTES; a subscriber import's:
@@ -49,8 +49,8 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
     if (refusal) return withSecurityHeaders(refusal, requestId);
     let spooled: SpooledImport | undefined;
     let request = req;
-    // An export is spooled to disk only for a signed-in owner (docs/migrating.md, How an import runs).
-    if (path === `/api/trpc/${IMPORT_PROCEDURE}` && req.method === "POST" && (await getSessionUser(req.headers))) {
+    // An export is spooled to disk only for a signed-in member (docs/migrating.md, How an import runs).
+    if (path === `/api/trpc/${IMPORT_PROCEDURE}` && req.method === "POST" && sessionMember(await getSessionUser(req.headers))) {
       try {
         spooled = await spoolImportUpload(Object.fromEntries(req.headers), Readable.fromWeb((req.body ?? new Blob([]).stream()) as never));
       } catch (error) {
@@ -73,14 +73,14 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
       createContext: async ({ resHeaders }) => {
         // Runs after the calls are known and before any of them: nothing is read or looked up.
         if (!spooled && Number(req.headers.get("content-length")) > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
-        const user = await getSessionUser(req.headers);
+        const member = sessionMember(await getSessionUser(req.headers));
         return createTRPCContext({
           headers: req.headers,
           url: new URL(req.url),
           resHeaders,
           afterResponse,
-          caller: user && { kind: "owner", user },
-          limitMutation: user ? () => limitDashboardMutation(user.id, resHeaders) : undefined,
+          caller: member && { kind: "member", member },
+          limitMutation: member ? () => limitDashboardMutation(member.publication.id, resHeaders) : undefined,
         });
       },
     }).finally(() => spooled?.remove());
@@ -113,7 +113,7 @@ function trpcErrorResponse(error: ApiError): Response {
   return Response.json(body, { status: error.httpStatus() });
 }
 
-/** One unit of the owner's hourly budget of dashboard changes; past it, a 429 until the hour resets. */
+/** One unit of the publication's hourly budget of dashboard changes; past it, a 429 until the hour resets. */
 async function limitDashboardMutation(accountId: string, resHeaders: Headers): Promise<void> {
   const state = await consumeDashboardMutation(accountId);
   if (state.success) return;

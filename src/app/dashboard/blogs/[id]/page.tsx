@@ -7,5 +7,5 @@ export const metadata: Metadata = { title: "Edit blog" };
 export default async function EditBlogPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requireSessionUser();
-  return <EditBlog id={id} handle={user.handle} />;
+  return <EditBlog id={id} handle={user.publication.handle} />;
 }

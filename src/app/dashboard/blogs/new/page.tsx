@@ -6,5 +6,5 @@ export const metadata: Metadata = { title: "New blog" };
 
 export default async function NewBlogPage() {
   const user = await requireSessionUser();
-  return <BlogForm handle={user.handle} />;
+  return <BlogForm handle={user.publication.handle} />;
 }

@@ -26,6 +26,6 @@ export const createKeyProcedure = ownerProcedure.input(createKeyInput).mutation(
   requireVerifiedEmail(ctx.caller);
   const accountId = callerAccount(ctx.caller).id;
   const created = await withinActiveKeyQuota(ctx.db, accountId, (tx) => createApiKey(tx, { accountId, ...input }));
-  if (ctx.caller.kind === "owner") await queueOwnerNotice(ctx.caller.user, ctx.headers, "api-key-created", `"${input.name.trim()}"`);
+  if (ctx.caller.kind === "member") await queueOwnerNotice(ctx.caller.member, ctx.headers, "api-key-created", `"${input.name.trim()}"`);
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });

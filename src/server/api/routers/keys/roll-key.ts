@@ -14,9 +14,9 @@ export const rollKeyProcedure = ownerProcedure
   .input(z.object({ id: z.string().min(1), grace: z.enum(GRACE_OPTIONS).default(DEFAULT_GRACE) }))
   .mutation(async ({ ctx, input }) => {
     const rolled = await rollApiKey(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id });
-    if (ctx.caller.kind === "owner") {
+    if (ctx.caller.kind === "member") {
       const { name } = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: rolled.id }, select: { name: true } });
-      await queueOwnerNotice(ctx.caller.user, ctx.headers, "api-key-rolled", `"${name}"`);
+      await queueOwnerNotice(ctx.caller.member, ctx.headers, "api-key-rolled", `"${name}"`);
     }
     return { ...rolled, expiresAt: rolled.expiresAt?.toISOString() ?? null, graceEndsAt: rolled.graceEndsAt.toISOString() };
   });

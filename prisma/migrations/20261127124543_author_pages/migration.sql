@@ -24,8 +24,11 @@ CREATE TRIGGER "blog_default_authors" BEFORE INSERT OR UPDATE OF "authors" ON "b
 
 -- A person's name, bio, picture and handle show on every public post they author and on their
 -- author pages, in whichever publication: changing one (or deleting the person) moves the public
--- content version of each publication with a public post of theirs, and of their own publication
--- (whose id is theirs) as before, so its cached pages are remade at the next request.
+-- content version of each publication with a public post of theirs, of each they own (whose pages
+-- are titled after its owner while it has no title: docs/publication.md), and of their own (whose
+-- id is theirs) as before, so its cached pages are remade at the next request. The same function
+-- serves the publication_triggers migration's trigger on a publication's new handle (NEW is the
+-- publication then: its own id, and no blog names it as an author).
 CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -36,6 +39,8 @@ DECLARE
 BEGIN
   SELECT array_agg("id" ORDER BY "id") INTO "touched" FROM (
     SELECT "person" AS "id" WHERE TG_OP = 'UPDATE' OR EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = "person")
+    UNION
+    SELECT m."organizationId" FROM "member" AS m WHERE m."userId" = "person" AND m."role" = 'owner'
     UNION
     SELECT b."userId" FROM "blog" AS b
     WHERE b."authors" @> ARRAY["person"] AND b."isPublic" AND EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = b."userId")
