@@ -161,7 +161,9 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
-      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: site.title }), lastModified);
+      // Its primary author's name, as its page's byline leads with it.
+      const [primary] = postAuthors(owner, home, await listBlogAuthors(pool, blog.id));
+      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: primary!.name, site: site.title }), lastModified);
     }
     case "feed": {
       const tag = route.tagSlug === undefined ? undefined : await findPublicTag(pool, owner.id, route.tagSlug);
