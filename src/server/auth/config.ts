@@ -72,7 +72,6 @@ function createAuth() {
         handle: { type: "string", required: true, input: true },
         // Shown on the posts they author (docs/public-blog.md, Authors); checked by field-guards.ts.
         bio: { type: "string", required: false, input: true, defaultValue: "" },
-        plan: { type: "string", required: false, input: false, defaultValue: "free" },
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
       // once confirmed from the new address, tells the old one and ends the owner's other sessions
@@ -120,7 +119,9 @@ function createAuth() {
               ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }),
             },
           }),
-          after: async (user) => followOwnHandle(db, { id: user.id, handle: String(user.handle) }),
+          after: async (user) => {
+            if (typeof user.handle === "string") await followOwnHandle(db, { id: user.id, handle: user.handle });
+          },
         },
       },
     },

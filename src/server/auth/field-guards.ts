@@ -48,6 +48,13 @@ function assertNoImage(ctx: HookContext): void {
   }
 }
 
+/** A plan is the publication's, set by the operator (the CLI's `plan set`), never by its people. */
+function assertNoPlan(ctx: HookContext): void {
+  if (ctx.body && typeof ctx.body === "object" && "plan" in ctx.body) {
+    throw new APIError("BAD_REQUEST", { message: "plan is not accepted: a publication's plan is set by the operator", code: "INVALID_PARAMETER" });
+  }
+}
+
 /** Text PostgreSQL cannot store as sent is refused by field, as on the API (src/shared/storable-text.ts). */
 export function refuseUnstorableText(ctx: HookContext): void {
   const unstorable = findUnstorableText(ctx.body);
@@ -58,11 +65,13 @@ export async function checkNewOwnerFields(ctx: HookContext): Promise<void> {
   assertDisplayName(ctx.body?.name);
   await assertHandleAvailable(ctx.body?.handle);
   assertNoImage(ctx);
+  assertNoPlan(ctx);
   assertBio(ctx.body);
 }
 
 export async function checkOwnerUpdateFields(ctx: HookContext): Promise<void> {
   assertNoImage(ctx);
+  assertNoPlan(ctx);
   if (!ctx.body || typeof ctx.body !== "object") return;
   if ("name" in ctx.body) assertDisplayName(ctx.body.name);
   assertBio(ctx.body);
