@@ -371,6 +371,17 @@ AS $function$
     'unsubscribedAt', "webhook_iso_time"("s"."unsubscribedAt"))
 $function$;
 
+CREATE OR REPLACE FUNCTION public.user_delete_owned_publications()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM "organization" AS o
+  WHERE EXISTS (SELECT 1 FROM "member" AS m WHERE m."organizationId" = o."id" AND m."userId" = OLD."id" AND m."role" = 'owner');
+  RETURN OLD;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.webhook_api_key_deactivated()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -497,3 +508,4 @@ CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR
 CREATE TRIGGER webhook_subscriber_change AFTER INSERT OR UPDATE OF status ON public.subscriber FOR EACH ROW EXECUTE FUNCTION webhook_subscriber_change();
 CREATE TRIGGER public_content_owner_deleted AFTER DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION public_content_owner_renamed();
 CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image, bio ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image) OR (old.bio IS DISTINCT FROM new.bio))) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER user_delete_owned_publications BEFORE DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION user_delete_owned_publications();

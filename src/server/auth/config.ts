@@ -14,7 +14,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-crede
 import { normalizedBio } from "~/shared/bio";
 import { configuredOrigin } from "~/server/http/public-origin";
 import { createOwnPublication, followOwnHandle } from "~/server/accounts/own-publication";
-import { deleteOwnedPublications } from "~/server/accounts/delete-publications";
+import { removeOwnedPublicationImages } from "~/server/accounts/delete-publications";
 import { passwordWasReset, queueAccountExistsEmail, queuePasswordResetEmail, queueVerificationEmail } from "~/server/email/account-emails";
 import { endpointsWhere, isCredentialCheck } from "./endpoint-policies";
 import { normalizedHandle } from "./field-guards";
@@ -81,7 +81,7 @@ function createAuth() {
       // public_content_version migrations); images' files are removed from their store first (an
       // S3 bucket has no cascade).
       changeEmail: { enabled: true },
-      deleteUser: { enabled: true, beforeDelete: (user) => deleteOwnedPublications(db, user.id) },
+      deleteUser: { enabled: true, beforeDelete: (user) => removeOwnedPublicationImages(db, user.id) },
     },
     // The guards first: their hooks run before the other plugins' (guards.ts).
     plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin],

@@ -26,7 +26,9 @@ CREATE TRIGGER "blog_default_authors" BEFORE INSERT OR UPDATE OF "authors" ON "b
 -- author pages, in whichever publication: changing one (or deleting the person) moves the public
 -- content version of each publication with a public post of theirs, of each they own (whose pages
 -- are titled after its owner while it has no title: docs/publication.md), and of their own (whose
--- id is theirs) as before, so its cached pages are remade at the next request. The same function
+-- id is theirs) as before, so its cached pages are remade at the next request. On deletion the
+-- person_deletion migration's trigger has already taken the publications they own (BEFORE
+-- DELETE); those where they only wrote remain, and stop naming them. The same function
 -- serves the publication_triggers migration's trigger on a publication's new handle (NEW is the
 -- publication then: its own id, and no blog names it as an author).
 CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
