@@ -12,6 +12,7 @@ export { handleExportRequest } from "./api/dashboard/export";
 export { ApiError, errorEnvelope } from "./api/errors";
 export { handleApiRequest } from "./api/rest/handler";
 export { getSessionUser, handleAuthRequest, sessionMember, type SessionMember, type SessionUser } from "./auth";
+export { readPersonProfile } from "./auth/profile";
 export { sessionDatabaseUrl } from "./db";
 export { runDueJobs } from "./jobs/worker";
 export { invitationPageState, type InvitationState } from "./members/invitations";

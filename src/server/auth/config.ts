@@ -11,6 +11,7 @@ import { env } from "~/env";
 import { log } from "~/server/runtime/log";
 import { getDb } from "~/server/db";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
+import { normalizedBio } from "~/shared/bio";
 import { configuredOrigin } from "~/server/http/public-origin";
 import { createOwnPublication, followOwnHandle } from "~/server/accounts/own-publication";
 import { removeOwnedPublicationImages } from "~/server/accounts/delete-publications";
@@ -70,6 +71,8 @@ function createAuth() {
     user: {
       additionalFields: {
         handle: { type: "string", required: true, input: true },
+        // Shown on the posts they author (docs/public-blog.md, Authors); checked by field-guards.ts.
+        bio: { type: "string", required: false, input: true, defaultValue: "" },
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
       // once confirmed from the new address, tells the old one and ends the owner's other sessions
@@ -104,7 +107,7 @@ function createAuth() {
         create: {
           before: async (user) => {
             const handle = normalizedHandle(user.handle);
-            return { data: { ...user, handle, name: user.name.trim() } };
+            return { data: { ...user, handle, name: user.name.trim(), ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }) } };
           },
           // After better-auth's transaction (its hooks run once it commits): every sign-up brings its own publication.
           after: async (user) => createOwnPublication(db, { id: user.id, name: user.name, handle: String(user.handle) }),
@@ -115,6 +118,7 @@ function createAuth() {
               ...user,
               ...("handle" in user && { handle: normalizedHandle(user.handle) }),
               ...(typeof user.name === "string" && { name: user.name.trim() }),
+              ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }),
             },
           }),
           after: async (user) => {
