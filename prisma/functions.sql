@@ -5,6 +5,90 @@
 -- tests/db/functions.test.ts checks it against the migrated database (docs/database.md).
 -- Functions by name, then triggers by table and name.
 
+CREATE OR REPLACE FUNCTION public.audit_log_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'DELETE' AND (
+    (current_setting('blogmgr.audit_purge', true) = 'on' AND OLD."at" < now() - interval '180 days')
+    OR NOT EXISTS (SELECT 1 FROM "organization" WHERE "id" = OLD."userId")
+  ) THEN
+    RETURN OLD;
+  END IF;
+  RAISE EXCEPTION 'audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.audit_log_publication_gone()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM "audit_log" WHERE "userId" = OLD."id";
+  RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.audit_record()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  "source" JSONB := COALESCE(NULLIF(current_setting('blogmgr.change_source', true), '')::jsonb, '{}');
+  "target_type" TEXT := TG_ARGV[0];
+  "ignored" TEXT[] := TG_ARGV[3:];
+  "old_row" JSONB;
+  "new_row" JSONB;
+  "row" JSONB;
+  "fields" TEXT[] := '{}';
+  "verb" TEXT;
+BEGIN
+  IF TG_OP <> 'INSERT' THEN "old_row" := to_jsonb(OLD); END IF;
+  IF TG_OP <> 'DELETE' THEN "new_row" := to_jsonb(NEW); END IF;
+  "row" := COALESCE("new_row", "old_row");
+  -- The publication's own deletion cascading here: its entries go with it, nothing to record.
+  IF NOT EXISTS (SELECT 1 FROM "organization" WHERE "id" = "row"->>TG_ARGV[1]) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    "verb" := 'created';
+    SELECT COALESCE(array_agg("k" ORDER BY "k"), '{}') INTO "fields" FROM jsonb_object_keys("new_row" - "ignored") AS "k"
+    WHERE "k" NOT IN (TG_ARGV[1], TG_ARGV[2]) AND jsonb_typeof("new_row"->"k") <> 'null';
+  ELSIF TG_OP = 'DELETE' THEN
+    "verb" := 'deleted';
+  ELSE
+    SELECT COALESCE(array_agg("k" ORDER BY "k"), '{}') INTO "fields" FROM jsonb_object_keys("new_row" - "ignored") AS "k"
+    WHERE "new_row"->"k" IS DISTINCT FROM "old_row"->"k";
+    "verb" := CASE
+      WHEN "target_type" = 'blog' AND "old_row"->'isPublic' <> "new_row"->'isPublic' THEN
+        CASE WHEN ("new_row"->>'isPublic')::boolean THEN 'published' ELSE 'unpublished' END
+      WHEN "target_type" = 'blog' AND "new_row"->>'publishAt' IS NOT NULL AND "old_row"->>'publishAt' IS DISTINCT FROM "new_row"->>'publishAt' THEN 'scheduled'
+      WHEN "target_type" = 'api_key' AND "old_row"->>'rolledAt' IS NULL AND "new_row"->>'rolledAt' IS NOT NULL THEN 'rolled'
+      WHEN "target_type" = 'api_key' AND "old_row"->>'deactivatedAt' IS NULL AND "new_row"->>'deactivatedAt' IS NOT NULL THEN 'deactivated'
+      WHEN "target_type" = 'webhook' AND "old_row"->>'secret' IS DISTINCT FROM "new_row"->>'secret' THEN 'secret_rolled'
+      WHEN "target_type" = 'member' AND "old_row"->>'role' IS DISTINCT FROM "new_row"->>'role' THEN 'role_changed'
+      WHEN "target_type" = 'invitation' AND "old_row"->>'status' IS DISTINCT FROM "new_row"->>'status' THEN "new_row"->>'status'
+      ELSE 'updated'
+    END;
+    -- Only ignored columns changed (a key's last use, an import's progress): nothing to record.
+    IF cardinality("fields") = 0 AND "verb" = 'updated' THEN
+      RETURN NULL;
+    END IF;
+  END IF;
+  INSERT INTO "audit_log" ("userId", "actorKind", "actorId", "actorName", "action", "targetType", "targetId",
+    "ip", "userAgent", "requestId", "changedFields")
+  VALUES ("row"->>TG_ARGV[1],
+    COALESCE("source"->>'actorKind', CASE "source"->>'by'
+      WHEN 'api_key' THEN 'api_key' WHEN 'cli' THEN 'cli' WHEN 'import' THEN 'job' WHEN 'owner' THEN 'member' WHEN 'restore' THEN 'member'
+      ELSE 'database' END),
+    "source"->>'actorId', COALESCE("source"->>'actorName', "source"->>'name'),
+    "target_type" || '.' || "verb", "target_type", "row"->>TG_ARGV[2],
+    "source"->>'ip', "source"->>'userAgent', "source"->>'requestId', "fields");
+  RETURN NULL;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.blog_api_view(b blog)
  RETURNS json
  LANGUAGE plpgsql
@@ -71,6 +155,18 @@ AS $function$
 BEGIN
   DELETE FROM "blog_day_count";
   RETURN NULL;
+END;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.blog_default_authors()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF COALESCE(cardinality(NEW."authors"), 0) = 0 THEN
+    NEW."authors" := ARRAY[NEW."userId"];
+  END IF;
+  RETURN NEW;
 END;
 $function$;
 
@@ -273,8 +369,21 @@ CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  "person" TEXT := CASE WHEN TG_OP = 'DELETE' THEN OLD."id" ELSE NEW."id" END;
+  "touched" TEXT[];
 BEGIN
-  PERFORM "public_content_version_move"(ARRAY[NEW."id"]);
+  SELECT array_agg("id" ORDER BY "id") INTO "touched" FROM (
+    SELECT "person" AS "id" WHERE TG_OP = 'UPDATE' OR EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = "person")
+    UNION
+    SELECT m."organizationId" FROM "member" AS m WHERE m."userId" = "person" AND m."role" = 'owner'
+    UNION
+    SELECT b."userId" FROM "blog" AS b
+    WHERE b."authors" @> ARRAY["person"] AND b."isPublic" AND EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = b."userId")
+  ) AS "t";
+  IF "touched" IS NOT NULL THEN
+    PERFORM "public_content_version_move"("touched");
+  END IF;
   RETURN NULL;
 END;
 $function$;
@@ -472,11 +581,16 @@ BEGIN
 END;
 $function$;
 
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.api_key FOR EACH ROW EXECUTE FUNCTION audit_record('api_key', 'userId', 'id', 'keyHash', 'lastUsedAt');
 CREATE TRIGGER webhook_api_key_deactivated AFTER UPDATE OF "deactivatedAt" ON public.api_key FOR EACH ROW WHEN (((old."deactivatedAt" IS NULL) AND (new."deactivatedAt" IS NOT NULL))) EXECUTE FUNCTION webhook_api_key_deactivated();
+CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION audit_record('blog', 'userId', 'id', 'updatedAt', 'searchVector', 'tagSlugs');
 CREATE TRIGGER blog_day_count_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
 CREATE TRIGGER blog_day_count_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
 CREATE TRIGGER blog_day_count_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_truncate();
 CREATE TRIGGER blog_day_count_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
+CREATE TRIGGER blog_default_authors BEFORE INSERT OR UPDATE OF authors ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_default_authors();
 CREATE TRIGGER blog_derive_state BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_derive_state();
 CREATE TRIGGER blog_image_uses_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new.content <> ''::text)) EXECUTE FUNCTION blog_image_uses();
 CREATE TRIGGER blog_image_uses_update AFTER UPDATE OF content ON public.blog FOR EACH ROW WHEN ((old.content IS DISTINCT FROM new.content)) EXECUTE FUNCTION blog_image_uses();
@@ -494,10 +608,19 @@ CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFEREN
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();
 CREATE TRIGGER public_content_version_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER webhook_blog_change AFTER INSERT OR DELETE OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION webhook_blog_change();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.import FOR EACH ROW EXECUTE FUNCTION audit_record('import', 'userId', 'id', 'processed', 'report');
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.invitation FOR EACH ROW EXECUTE FUNCTION audit_record('invitation', 'organizationId', 'id');
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.member FOR EACH ROW EXECUTE FUNCTION audit_record('member', 'organizationId', 'id');
+CREATE TRIGGER audit_log_publication_gone AFTER DELETE ON public.organization FOR EACH ROW EXECUTE FUNCTION audit_log_publication_gone();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.organization FOR EACH ROW EXECUTE FUNCTION audit_record('publication', 'id', 'id');
 CREATE TRIGGER public_content_account_renamed AFTER UPDATE OF handle ON public.organization FOR EACH ROW WHEN ((old.handle IS DISTINCT FROM new.handle)) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.publication FOR EACH ROW EXECUTE FUNCTION audit_record('settings', 'userId', 'userId', 'updatedAt', 'domainToken');
 CREATE TRIGGER publication_changed_delete AFTER DELETE ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR EACH ROW EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.subscriber FOR EACH ROW EXECUTE FUNCTION audit_record('subscriber', 'userId', 'id', 'confirmTokenHash', 'unsubscribeToken');
 CREATE TRIGGER webhook_subscriber_change AFTER INSERT OR UPDATE OF status ON public.subscriber FOR EACH ROW EXECUTE FUNCTION webhook_subscriber_change();
-CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image))) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER public_content_owner_deleted AFTER DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image, bio ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image) OR (old.bio IS DISTINCT FROM new.bio))) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.webhook_endpoint FOR EACH ROW EXECUTE FUNCTION audit_record('webhook', 'userId', 'id', 'secret', 'updatedAt');
 CREATE TRIGGER user_delete_owned_publications BEFORE DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION user_delete_owned_publications();

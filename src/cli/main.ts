@@ -54,9 +54,11 @@ async function main(args: string[]): Promise<void> {
     const result = await withDatabaseUrl(async () => {
       // Imported once DATABASE_URL is settled: the app's env is read when its module loads.
       const { getDb } = await import("~/server/db");
+      const { actingAs } = await import("~/server/audit/context");
       const db = getDb();
       try {
-        return await command.run(db, flags);
+        // Its changes are the CLI's in the audit log (docs/audit-log.md), named by the command.
+        return await actingAs({ kind: "cli", id: process.env.USER || undefined, name: `cli ${name}` }, () => command.run(db, flags));
       } finally {
         await db.$disconnect(); // an open pool would keep the process alive
       }

@@ -1,5 +1,5 @@
 /** The permissions an API key can carry (README, The API). */
-export const PERMISSIONS = ["read:blogs", "write:blogs", "delete:blogs", "read:analytics", "read:subscribers", "write:subscribers"] as const;
+export const PERMISSIONS = ["read:blogs", "write:blogs", "delete:blogs", "read:analytics", "read:subscribers", "write:subscribers", "read:audit"] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 

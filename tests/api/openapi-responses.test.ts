@@ -100,6 +100,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["DELETE", "/subscribers/{subscriberId}", `/subscribers/${subscriberId}`],
       ["POST", "/imports", "/imports", { body: (await markdownExportForm()) as never }],
       ["GET", "/imports/{importId}", `/imports/${importId}`],
+      ["GET", "/audit-log", "/audit-log?action=blog&limit=5"],
     ];
     const documentedOperations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect([...new Set(requests.map(([method, template]) => `${method} ${template}`))].sort()).toEqual(documentedOperations.sort());
@@ -125,6 +126,8 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["POST", "/blogs", call("/blogs", { key: own.key, method: "POST", headers: json, body: "{}" })],
       ["POST", "/subscribers", call("/subscribers", { key: own.key, method: "POST", headers: json, body: JSON.stringify({ email: "not an address" }) })],
       ["DELETE", "/subscribers/{subscriberId}", call("/subscribers/nope", { key: own.key, method: "DELETE" })],
+      ["GET", "/audit-log", call("/audit-log?from=yesterday", { key: own.key })],
+      ["GET", "/audit-log", call("/audit-log", { key: readOnly })],
       ["GET", "/blogs", call("/blogs")],
       ["DELETE", "/blogs/{blogId}", call("/blogs/nope", { key: readOnly, method: "DELETE" })],
       ["GET", "/rate_limit", call("/rate_limit", { key: `${own.key}x` })],
@@ -161,6 +164,7 @@ describe("every operation answers as the OpenAPI document describes", () => {
       ["/blogs/{blogId}/newsletter", `/blogs/${blogId}/newsletter`],
       // A finished import: one running changes with its progress.
       ["/imports/{importId}", `/imports/${await finishedImport(own.id)}`],
+      ["/audit-log", "/audit-log"],
       // A past range: today's range changes with every request, this one among them.
       ["/analytics", "/analytics?from=2025-01-01&to=2025-01-31"],
     ];

@@ -33,6 +33,9 @@ let annPreviewLink: string;
 let annImage: string;
 let annSubscriber: string;
 let annImport: string;
+/** A member of Ann's publication (a person of their own), and an invitation of hers, pending. */
+let annMemberId: string;
+let annInvitationId: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -73,6 +76,13 @@ beforeAll(async () => {
   // An import of Ann's, finished, that made her public post (undoing it would delete the post).
   annImport = (await db().import.create({ data: { userId: ann.id, format: "markdown", fileName: "ann.zip", fileBytes: 100, status: "done", report: EMPTY_IMPORT_REPORT, finishedAt: new Date() } })).id;
   await db().blog.update({ where: { id: annBlogs[2]! }, data: { importId: annImport, importSourceId: "markdown:ann.md" } });
+  const annWriter = await createTestAccount("free");
+  annMemberId = (await db().member.create({ data: { id: `api1-member-${ann.id}`, organizationId: ann.id, userId: annWriter.id, role: "author" } })).id;
+  annInvitationId = (
+    await db().invitation.create({
+      data: { id: `api1-invitation-${ann.id}`, organizationId: ann.id, email: "invited-by-ann@example.test", role: "editor", inviterId: ann.id, expiresAt: new Date(Date.now() + 86_400_000) },
+    })
+  ).id;
 });
 
 /** The bytes Bob's images take, as the database has them. */
@@ -223,6 +233,14 @@ const REST_CASES: Record<string, () => Promise<void>> = {
     expect((await db().subscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).userId).toBe(bob.id);
   },
   "DELETE /subscribers/{subscriberId}": async () => expectNotFound(await call(`/subscribers/${annSubscriber}`, { key: bob.key, method: "DELETE" })),
+  "GET /audit-log": async () => {
+    // Names no object: whatever the filters or cursor name, only Bob's own entries.
+    const annEntry = (await db().auditLog.findFirstOrThrow({ where: { userId: ann.id }, orderBy: { id: "desc" } })).id;
+    for (const query of ["", `&actor=${annKeyId}`, "&action=blog", `&cursor=${annEntry + 1n}`, `&userId=${ann.id}`]) {
+      const text = JSON.stringify(expectSuccess(await call(`/audit-log?limit=100${query}`, { key: bob.key })));
+      for (const id of [...annBlogs, annKeyId, annSubscriber, annImport]) expect(text).not.toContain(id);
+    }
+  },
   "GET /rate_limit": async () => {
     // Names no object: Bob sees his own account's budget (free), untouched by Ann's requests (pro).
     const before = expectSuccess(await call("/rate_limit", { key: bob.key }));
@@ -292,6 +310,28 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     } finally {
       await db().$executeRaw`UPDATE "blog" SET "inReviewAt" = NULL WHERE "id" = ${annBlog}`;
     }
+  },
+  "members.list": async () => {
+    const listed = (await trpc(bobCookie, "members.list")).body.result.data;
+    expect(listed.publication.id).toBe(bob.id);
+    expect(listed.members.map((m: { id: string }) => m.id)).not.toContain(annMemberId);
+    expect(listed.invitations.map((i: { id: string }) => i.id)).not.toContain(annInvitationId);
+  },
+  "members.invite": async () => {
+    const answer = await trpc(bobCookie, "members.invite", { email: "invited-by-bob@example.test", role: "author" });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await db().invitation.findUniqueOrThrow({ where: { id: answer.body.result.data.id } })).organizationId).toBe(bob.id);
+  },
+  "members.revokeInvitation": async () => expectTrpcNotFound(await trpc(bobCookie, "members.revokeInvitation", { invitationId: annInvitationId })),
+  "members.changeRole": async () => expectTrpcNotFound(await trpc(bobCookie, "members.changeRole", { memberId: annMemberId, role: "administrator" })),
+  "members.remove": async () => expectTrpcNotFound(await trpc(bobCookie, "members.remove", { memberId: annMemberId })),
+  "members.transferOwnership": async () => expectTrpcNotFound(await trpc(bobCookie, "members.transferOwnership", { memberId: annMemberId, password: "password-123" })),
+  "members.publications": async () => {
+    expect((await trpc(bobCookie, "members.publications")).body.result.data.map((p: { id: string }) => p.id)).toEqual([bob.id]);
+  },
+  "members.switchPublication": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "members.switchPublication", { publicationId: ann.id }));
+    expect((await trpc(bobCookie, "members.list")).body.result.data.publication.id).toBe(bob.id);
   },
   "keys.list": async () => {
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;
@@ -369,6 +409,12 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
   },
   "imports.list": async () => {
     expect(JSON.stringify((await trpc(bobCookie, "imports.list")).body.result.data)).not.toContain(annImport);
+  },
+  "audit.export": async () => {
+    const { csv } = (await trpc(bobCookie, "audit.export", { actor: annKeyId })).body.result.data;
+    expect(csv.trim().split("\n")).toHaveLength(1);
+    const all = (await trpc(bobCookie, "audit.export", {})).body.result.data.csv;
+    for (const id of [...annBlogs, annKeyId, annSubscriber, annImport]) expect(all).not.toContain(id);
   },
   "imports.undo": async () => {
     expectTrpcNotFound(await trpc(bobCookie, "imports.undo", { importId: annImport }));
@@ -485,6 +531,17 @@ describe("the dashboard (/api/trpc) with another account's session", () => {
 
   it.each(Object.keys(DASHBOARD_CASES))("%s: Ann's objects do not exist for Bob, and stay unchanged", async (procedure) => {
     await leavesAnnUnchanged(DASHBOARD_CASES[procedure]!);
+  });
+});
+
+describe("Ann's audit log (docs/audit-log.md)", () => {
+  it("holds nothing Bob's key or session did, after every case above", async () => {
+    const bobKeys = (await db().apiKey.findMany({ where: { userId: bob.id }, select: { id: true } })).map((k) => k.id);
+    const bobUser = (await db().user.findUniqueOrThrow({ where: { email: bob.email }, select: { id: true } })).id;
+    const byBob = await db().auditLog.count({ where: { userId: ann.id, actorId: { in: [...bobKeys, bobUser] } } });
+    expect(byBob).toBe(0);
+    // Bob's own log has his attempts that changed something of his.
+    expect(await db().auditLog.count({ where: { userId: bob.id, actorId: { in: [...bobKeys, bobUser] } } })).toBeGreaterThan(0);
   });
 });
 

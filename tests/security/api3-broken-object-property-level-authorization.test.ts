@@ -13,7 +13,7 @@ import { authPost, signIn, trpc } from "../support/dashboard";
  */
 
 /** What the dashboard shows of a key. */
-const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
+const KEY_SUMMARY_FIELDS = ["createdAt", "createdBy", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
 const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess", "emailedAt"] as const;
 
 let owner: TestAccount;

@@ -40,6 +40,7 @@ const PERMISSION_OF: Record<string, Permission | null> = {
   "GET /subscribers": "read:subscribers",
   "POST /subscribers": "write:subscribers",
   "DELETE /subscribers/{subscriberId}": "write:subscribers",
+  "GET /audit-log": "read:audit",
   "POST /imports": "write:blogs",
   "GET /imports/{importId}": "read:blogs",
 };

@@ -1,9 +1,11 @@
 import "server-only";
 import { analyticsRouter } from "./routers/analytics";
+import { auditRouter } from "./routers/audit";
 import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { importsRouter } from "./routers/imports";
 import { keysRouter } from "./routers/keys";
+import { membersRouter } from "./routers/members";
 import { newslettersRouter } from "./routers/newsletters";
 import { publicationRouter } from "./routers/publication";
 import { subscribersRouter } from "./routers/subscribers";
@@ -20,6 +22,7 @@ export const appRouter = createTRPCRouter({
   imports: importsRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
+  members: membersRouter,
   newsletters: newslettersRouter,
   publication: publicationRouter,
   subscribers: subscribersRouter,
@@ -27,6 +30,8 @@ export const appRouter = createTRPCRouter({
   usage: usageRouter,
   views: viewsRouter,
   webhooks: webhooksRouter,
+  // Last: the API reference opens on the document's first tag, Blogs.
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,7 +29,8 @@ export async function writeAs<T>(
   options?: { timeout?: number },
 ): Promise<T> {
   const named = async (tx: Prisma.TransactionClient) => {
-    await tx.$executeRaw`SELECT set_config('blogmgr.change_source', ${JSON.stringify(source)}, true)`;
+    // Merged into what the transaction names already: the actor of the audit log (src/server/db/audit-writes.ts).
+    await tx.$executeRaw`SELECT set_config('blogmgr.change_source', (COALESCE(NULLIF(current_setting('blogmgr.change_source', true), ''), '{}')::jsonb || ${JSON.stringify(source)}::jsonb)::text, true)`;
     return work(tx);
   };
   return inTransaction(db, named, options);

@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "~/env";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
+import { auditWrites } from "~/server/db/audit-writes";
 import { describeDatabase } from "~/server/db/reachable";
 import { log } from "~/server/runtime/log";
 
@@ -32,6 +33,8 @@ function openDatabase(config: pg.PoolConfig): Database {
   const pool = new pg.Pool(config);
   // An idle connection the server drops emits here; the pool replaces it on the next query.
   pool.on("error", (error) => log.warn({ cause: error.message }, "database connection lost"));
+  // Each transaction written in names who writes, for the audit log (docs/audit-log.md).
+  pool.on("connect", auditWrites);
   // $disconnect (the CLI, tests) ends the pool too, so nothing keeps the process alive.
   return { pool, db: new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) };
 }

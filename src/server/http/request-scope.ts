@@ -5,11 +5,16 @@ import "server-only";
  * socket before handing a request to Next, whose route handlers see no socket (./client-ip.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { AuditActor } from "~/shared/audit-log";
 
 export interface RequestScope {
   requestId?: string;
   /** Set by the production server: the client's address, null when it cannot be known. */
   clientIp?: string | null;
+  /** Who the changes made now are by, for the audit log (src/server/audit/context.ts): set by the procedure middleware, the CLI and the job runner. */
+  actor?: AuditActor;
+  /** The client's User-Agent, recorded with the actor's changes. */
+  userAgent?: string | null;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();

@@ -6,6 +6,8 @@ import "server-only";
  */
 import type { JobHelpers, Task, WorkerUtils } from "graphile-worker";
 import type { z } from "zod";
+import { actingAs } from "~/server/audit/context";
+import { auditWrites } from "~/server/db/audit-writes";
 
 export const JOB_NAMES = {
   publishBlog: "blog_publish",
@@ -17,6 +19,7 @@ export const JOB_NAMES = {
   makeImageVariants: "image_variants",
   sendNewsletter: "newsletter_send",
   runImport: "import_run",
+  purgeAuditLog: "audit_log_purge",
 } as const;
 
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
@@ -49,6 +52,14 @@ export function jobTask<Payload>(definition: JobDefinition<Payload>, engine: Job
       const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "payload"}: ${issue.message}`).join("; ");
       throw new Error(`${definition.name} job: invalid payload (${issues})`);
     }
-    await definition.run(parsed.data, helpers, engine);
+    // Its changes are the job's in the audit log (docs/audit-log.md), on graphile-worker's
+    // connections as on the app's (src/server/db/audit-writes.ts).
+    const withPgClient: JobHelpers["withPgClient"] = (work) =>
+      helpers.withPgClient((client) => {
+        auditWrites(client);
+        return work(client);
+      });
+    const audited: JobHelpers = Object.assign(Object.create(helpers) as JobHelpers, { withPgClient });
+    await actingAs({ kind: "job", id: helpers.job?.id, name: definition.name }, () => definition.run(parsed.data, audited, engine));
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 /** Every background job, one definition each (./definition.ts): the job worker runs these and no other. */
 import type { TaskList } from "graphile-worker";
+import { purgeAuditLogJob } from "~/server/audit/retention";
 import { publishBlogJob, publishOverdueBlogsJob } from "~/server/blogs/scheduled-publishing";
 import { sendEmailJob } from "~/server/email/send-email";
 import { makeImageVariantsJob } from "~/server/images/variants";
@@ -19,6 +20,7 @@ export const JOBS: readonly JobDefinition[] = [
   makeImageVariantsJob,
   sendNewsletterJob,
   runImportJob,
+  purgeAuditLogJob,
 ];
 
 /** graphile-worker's task list: each job by its name. */

@@ -84,7 +84,11 @@ export async function startJobWorker(connectionString: string): Promise<JobWorke
     concurrency: CONCURRENT_JOBS,
     pollInterval: POLL_INTERVAL_MS,
     // backfillPeriod 0: an hour missed while stopped is not caught up; the next one does the same work.
-    parsedCronItems: parseCronItems([{ task: JOB_NAMES.maintainWebhooks, match: "0 * * * *", options: { backfillPeriod: 0 } }]),
+    // The audit log's purge daily at 03:17 UTC (docs/audit-log.md); a day missed is done the next.
+    parsedCronItems: parseCronItems([
+      { task: JOB_NAMES.maintainWebhooks, match: "0 * * * *", options: { backfillPeriod: 0 } },
+      { task: JOB_NAMES.purgeAuditLog, match: "17 3 * * *", options: { backfillPeriod: 0 } },
+    ]),
   });
   // Events recorded and moments passed while no worker ran (or before the job engine was installed) are caught up now.
   for (const sweep of SWEEPS) await runner.addJob(sweep.task, {}, { jobKey: sweep.jobKey });
@@ -119,6 +123,8 @@ export async function runDueJobs(connectionString: string): Promise<void> {
     await queueMissedWork(utils);
     const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
     await utils.addJob(JOB_NAMES.maintainWebhooks, {}, { jobKey: JOB_NAMES.maintainWebhooks, jobKeyMode: "preserve_run_at", runAt: nextHour });
+    const nextDay = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 11_820_000); // 03:17 UTC
+    await utils.addJob(JOB_NAMES.purgeAuditLog, {}, { jobKey: JOB_NAMES.purgeAuditLog, jobKeyMode: "preserve_run_at", runAt: nextDay });
   });
   // Its function may run 60 s (src/app/api/cron/jobs/route.ts, maxDuration): newsletter batches and imports end before.
   await withJobsEndingBy(Date.now() + DUE_JOBS_RUN_MS, () => runOnce(options(connectionString)));

@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorEnvelope, toApiError } from "../errors";
 import { clientIp } from "~/server/http/client-ip";
+import { inRequestScope } from "~/server/http/request-scope";
 import { getSqlPool } from "~/server/db";
 import { publicApiBaseUrl } from "~/server/http/public-origin";
 import { API_CORS_HEADERS, API_SECURITY_HEADERS, CACHE_CONTROL_REVALIDATED } from "~/server/http/security-headers";
@@ -74,8 +75,10 @@ interface ServedRequest {
  */
 export function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<{ afterResponse: Promise<void> }> {
   const requestId = crypto.randomUUID();
-  // Every log line of the request, the work after its response included, carries its id.
-  return withRequestId(requestId, () => answerApiRequest(req, res, requestId));
+  // Every log line of the request, the work after its response included, carries its id; the
+  // client's address is in its scope for the audit log (docs/audit-log.md).
+  const ip = clientIp({ headers: req.headers, socketAddress: req.socket?.remoteAddress });
+  return inRequestScope({ clientIp: ip }, () => withRequestId(requestId, () => answerApiRequest(req, res, requestId)));
 }
 
 async function answerApiRequest(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<{ afterResponse: Promise<void> }> {

@@ -12,9 +12,9 @@ import { blogIdParams } from "./schemas";
  * draft's "Submit for review". Dashboard-only (no OpenAPI operation, refused to keys).
  *
  * What each role may do is decided in one place (src/server/accounts/caller.ts, the roles rule):
- * these declare what they need in their meta. `submit` needs no publishing right: any member may
- * ask, and the procedure itself lets only the draft's own authors do it. `list` and
- * `authorChoices` read the publication's members and marks, which every member sees.
+ * these declare it in their meta (`minRole`). `submit` needs no publishing right: every member
+ * from contributor up may ask, and the procedure itself lets only the draft's own authors do it.
+ * `list` and `authorChoices` read the publication's members and marks, which every member sees.
  */
 
 /** The member calling (these are refused to keys before they run). */
@@ -26,15 +26,17 @@ function memberOf(caller: Caller): Member {
 export const reviewRouter = createTRPCRouter({
   /** Marks the caller's draft as in review and emails the publication's editors, administrators and owner. */
   submit: ownerProcedure
+    .meta({ minRole: "contributor" })
     .input(z.object(blogIdParams))
     .mutation(({ ctx, input }) => submitForReview(ctx.db, memberOf(ctx.caller), input.blogId, requestOrigin(ctx.headers))),
   /** The publication's drafts in review, for the "In review" marks of the list and the editor. */
   list: ownerProcedure
+    .meta({ minRole: "contributor" })
     .query(({ ctx }) => draftsInReview(ctx.db, callerAccount(ctx.caller).id)),
 });
 
 /** The publication's members, for the editor's author picker, and which of them is the caller (the default author). */
-export const authorChoicesProcedure = ownerProcedure.query(async ({ ctx }) => {
+export const authorChoicesProcedure = ownerProcedure.meta({ minRole: "contributor" }).query(async ({ ctx }) => {
   const you = memberOf(ctx.caller);
   return { you: you.userId, members: await authorChoices(ctx.db, you.publication.id) };
 });
