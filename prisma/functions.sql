@@ -164,7 +164,9 @@ CREATE OR REPLACE FUNCTION public.blog_default_authors()
 AS $function$
 BEGIN
   IF COALESCE(cardinality(NEW."authors"), 0) = 0 THEN
-    NEW."authors" := ARRAY[NEW."userId"];
+    NEW."authors" := ARRAY[COALESCE(
+      (SELECT m."userId" FROM "member" AS m WHERE m."organizationId" = NEW."userId" AND m."role" = 'owner' ORDER BY m."createdAt", m."id" LIMIT 1),
+      NEW."userId")];
   END IF;
   RETURN NEW;
 END;
@@ -273,6 +275,18 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_review_end()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NEW."inReviewAt" IS NOT NULL AND (NEW."isPublic" OR NEW."publishAt" IS NOT NULL) THEN
+    NEW."inReviewAt" := NULL;
+  END IF;
+  RETURN NEW;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.blog_schedule_job()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -335,23 +349,6 @@ CREATE OR REPLACE FUNCTION public.blog_tag_slugs(tags text[])
  IMMUTABLE
 AS $function$
   SELECT COALESCE(array_agg(DISTINCT "slug"), '{}') FROM (SELECT "blog_tag_slug"("t") AS "slug" FROM unnest("tags") AS "t") AS "s" WHERE "slug" <> ''
-$function$;
-
-CREATE OR REPLACE FUNCTION public.blog_team_fields()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  IF NEW."authors" IS NULL OR cardinality(NEW."authors") = 0 THEN
-    NEW."authors" := ARRAY[COALESCE(
-      (SELECT m."userId" FROM "member" AS m WHERE m."organizationId" = NEW."userId" AND m."role" = 'owner' ORDER BY m."createdAt", m."id" LIMIT 1),
-      NEW."userId")];
-  END IF;
-  IF NEW."inReviewAt" IS NOT NULL AND (NEW."isPublic" OR NEW."publishAt" IS NOT NULL) THEN
-    NEW."inReviewAt" := NULL;
-  END IF;
-  RETURN NEW;
-END;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.job_engine_installed()
@@ -597,12 +594,12 @@ CREATE TRIGGER blog_image_uses_update AFTER UPDATE OF content ON public.blog FOR
 CREATE TRIGGER blog_newsletter_start_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."emailedAt" IS NOT NULL)) EXECUTE FUNCTION blog_newsletter_start();
 CREATE TRIGGER blog_newsletter_start_update AFTER UPDATE ON public.blog FOR EACH ROW WHEN (((old."emailedAt" IS NULL) AND (new."emailedAt" IS NOT NULL))) EXECUTE FUNCTION blog_newsletter_start();
 CREATE TRIGGER blog_record_revision AFTER INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_record_revision();
+CREATE TRIGGER blog_review_end BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_review_end();
 CREATE TRIGGER blog_schedule_job_delete AFTER DELETE ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new."publishAt" IS NOT NULL)) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_schedule_job_update AFTER UPDATE OF "publishAt", "isPublic" ON public.blog FOR EACH ROW WHEN ((old."publishAt" IS DISTINCT FROM new."publishAt")) EXECUTE FUNCTION blog_schedule_job();
 CREATE TRIGGER blog_slug_redirect_insert AFTER INSERT ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_slug_redirect_keep();
 CREATE TRIGGER blog_slug_redirect_update AFTER UPDATE OF "blogSlug" ON public.blog FOR EACH ROW WHEN ((old."blogSlug" IS DISTINCT FROM new."blogSlug")) EXECUTE FUNCTION blog_slug_redirect_keep();
-CREATE TRIGGER blog_team_fields BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_team_fields();
 CREATE TRIGGER public_content_version_delete AFTER DELETE ON public.blog REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_bump();
 CREATE TRIGGER public_content_version_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION public_content_version_truncate();

@@ -14,16 +14,9 @@ BEGIN
 END;
 $$;
 
--- A blog written without naming its authors (an API key, the CLI, an import, direct SQL) is the
--- publication's owner's; the dashboard names the member who creates it. A draft in review stops
--- being one when it is published or scheduled (docs/authors.md, Review).
-CREATE OR REPLACE FUNCTION "blog_team_fields"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- A draft in review stops being one when it is published or scheduled (docs/authors.md, Review).
+CREATE OR REPLACE FUNCTION "blog_review_end"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW."authors" IS NULL OR cardinality(NEW."authors") = 0 THEN
-    NEW."authors" := ARRAY[COALESCE(
-      (SELECT m."userId" FROM "member" AS m WHERE m."organizationId" = NEW."userId" AND m."role" = 'owner' ORDER BY m."createdAt", m."id" LIMIT 1),
-      NEW."userId")];
-  END IF;
   IF NEW."inReviewAt" IS NOT NULL AND (NEW."isPublic" OR NEW."publishAt" IS NOT NULL) THEN
     NEW."inReviewAt" := NULL;
   END IF;
@@ -31,5 +24,5 @@ BEGIN
 END;
 $$;
 
-CREATE TRIGGER "blog_team_fields" BEFORE INSERT OR UPDATE ON "blog"
-  FOR EACH ROW EXECUTE FUNCTION "blog_team_fields"();
+CREATE TRIGGER "blog_review_end" BEFORE INSERT OR UPDATE ON "blog"
+  FOR EACH ROW EXECUTE FUNCTION "blog_review_end"();

@@ -55,7 +55,7 @@ export function createBlog(
     source: ChangeSource;
     /**
      * The member who creates it (the dashboard), its author when none are named; without one the
-     * database names the publication's owner (the blog_authors migration; docs/authors.md, Authors).
+     * database names the publication's owner (blog_default_authors, the blog_owner_author migration; docs/authors.md, Authors).
      */
     creator?: string;
   },

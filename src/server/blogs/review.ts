@@ -13,7 +13,7 @@ import { ROLES, type Role } from "~/shared/roles";
  * A contributor's "Submit for review" (docs/authors.md, Review): one of a draft's authors asks the
  * publication's editors to publish it. The draft is marked (blog.inReviewAt) and every editor,
  * administrator and owner but the one submitting is emailed; publishing or scheduling it clears
- * the mark (the blog_team_fields trigger of the blog_authors migration).
+ * the mark (the blog_review_end trigger of the blog_authors migration).
  */
 
 /** Who is told of a submission: the roles that may publish any post (docs/teams.md). */
