@@ -6,6 +6,7 @@ import { ExpiringKeysNotice } from "~/components/dashboard/expiring-keys-notice"
 import { PageHeader } from "~/components/dashboard/page-header";
 import { buttonClasses } from "~/components/ui/button";
 import { requireSessionUser } from "~/app/session";
+import { roleAtLeast } from "~/shared/roles";
 
 export const metadata: Metadata = { title: "Blogs" };
 
@@ -22,7 +23,8 @@ export default async function BlogsPage() {
           </Link>
         }
       />
-      <ExpiringKeysNotice />
+      {/* Keys are an author's and up (docs/teams.md): a contributor has none to be told about. */}
+      {roleAtLeast(user.publication.role, "author") && <ExpiringKeysNotice />}
       {/* The list reads its filter and sort from the address. */}
       <Suspense>
         <BlogsTable handle={user.publication.handle} />
