@@ -6,7 +6,7 @@ import { axeViolations, expectAccessible, pngBytes, signUp, startImport, uploadI
  * Every page an owner or a reader sees passes axe-core's WCAG 2.2 A and AA rules at a phone's and a
  * laptop's width (README, Security): signed out, every dashboard page once its data has loaded
  * (the API reference once Scalar has rendered), the public index, a public blog with a cover and
- * an image, a tag's page and a search's results (in the dark scheme too), and a 404; then, in the
+ * an image, a tag's page, an author's page and a search's results (in the dark scheme too), and a 404; then, in the
  * dark scheme, the sign-in pages and every dashboard page and dialog, each screenshot into test-results/. The
  * theme control overrides the system's scheme, rendered by the server from its cookie.
  */
@@ -38,6 +38,7 @@ function dashboardPages(page: Page, { blogId, keyId }: { blogId: string; keyId: 
         await expect(report.getByRole("table", { name: "Skipped items" })).toBeVisible();
       },
     },
+    { path: "/dashboard/members", ready: () => expect(page.getByRole("heading", { name: "Pending invitations" })).toBeVisible() },
     { path: "/dashboard/usage", ready: () => expect(page.getByTestId("image-storage")).toBeVisible() },
     { path: "/dashboard/audit", ready: () => expect(page.getByRole("table", { name: "Audit log" }).getByRole("row", { name: /blog\.created/ }).first()).toBeVisible() },
     { path: "/dashboard/account", ready: () => expect(page.getByRole("button", { name: "Delete my account" })).toBeVisible() },
@@ -112,6 +113,7 @@ for (const viewport of VIEWPORTS) {
     await visit(`/${owner.handle}`, () => expect(page.getByRole("link", { name: "Readable by everyone" })).toBeVisible());
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
     await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
+    await visit(`/${owner.handle}/authors/${owner.handle}`, () => expect(page.getByRole("heading", { level: 1, name: owner.name })).toBeVisible());
     const searchPage = `/${owner.handle}/search?q=public`;
     await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
     await visit(`/${owner.handle}/no-such-post`, () => expect(page.getByRole("heading", { name: "Not found" })).toBeVisible());
@@ -121,6 +123,7 @@ for (const viewport of VIEWPORTS) {
     await visit(`/${owner.handle}/${blog.blogSlug}`, () => expect(page.getByRole("heading", { name: "Hello" })).toBeVisible());
     await visit(searchPage, () => expect(page.locator("main mark").first()).toBeVisible());
     await visit(`/${owner.handle}/tags/axe-tag`, () => expect(page.getByRole("heading", { name: "Axe tag" })).toBeVisible());
+    await visit(`/${owner.handle}/authors/${owner.handle}`, () => expect(page.getByRole("heading", { level: 1, name: owner.name })).toBeVisible());
     await page.emulateMedia({ colorScheme: "light" });
     await visit("/sign-out", () => expect(page.getByRole("button", { name: /sign out/i })).toBeVisible());
 

@@ -157,6 +157,18 @@ BEGIN
 END;
 $function$;
 
+CREATE OR REPLACE FUNCTION public.blog_default_authors()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF COALESCE(cardinality(NEW."authors"), 0) = 0 THEN
+    NEW."authors" := ARRAY[NEW."userId"];
+  END IF;
+  RETURN NEW;
+END;
+$function$;
+
 CREATE OR REPLACE FUNCTION public.blog_derive_state()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -339,8 +351,21 @@ CREATE OR REPLACE FUNCTION public.public_content_owner_renamed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  "person" TEXT := CASE WHEN TG_OP = 'DELETE' THEN OLD."id" ELSE NEW."id" END;
+  "touched" TEXT[];
 BEGIN
-  PERFORM "public_content_version_move"(ARRAY[NEW."id"]);
+  SELECT array_agg("id" ORDER BY "id") INTO "touched" FROM (
+    SELECT "person" AS "id" WHERE TG_OP = 'UPDATE' OR EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = "person")
+    UNION
+    SELECT m."organizationId" FROM "member" AS m WHERE m."userId" = "person" AND m."role" = 'owner'
+    UNION
+    SELECT b."userId" FROM "blog" AS b
+    WHERE b."authors" @> ARRAY["person"] AND b."isPublic" AND EXISTS (SELECT 1 FROM "organization" AS o WHERE o."id" = b."userId")
+  ) AS "t";
+  IF "touched" IS NOT NULL THEN
+    PERFORM "public_content_version_move"("touched");
+  END IF;
   RETURN NULL;
 END;
 $function$;
@@ -428,6 +453,17 @@ AS $function$
     'id', "s"."id", 'email', "s"."email", 'name', "s"."name", 'status', "s"."status", 'source', "s"."source",
     'createdAt', "webhook_iso_time"("s"."createdAt"), 'confirmedAt', "webhook_iso_time"("s"."confirmedAt"),
     'unsubscribedAt', "webhook_iso_time"("s"."unsubscribedAt"))
+$function$;
+
+CREATE OR REPLACE FUNCTION public.user_delete_owned_publications()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  DELETE FROM "organization" AS o
+  WHERE EXISTS (SELECT 1 FROM "member" AS m WHERE m."organizationId" = o."id" AND m."userId" = OLD."id" AND m."role" = 'owner');
+  RETURN OLD;
+END;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.webhook_api_key_deactivated()
@@ -536,6 +572,7 @@ CREATE TRIGGER blog_day_count_delete AFTER DELETE ON public.blog REFERENCING OLD
 CREATE TRIGGER blog_day_count_insert AFTER INSERT ON public.blog REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
 CREATE TRIGGER blog_day_count_truncate AFTER TRUNCATE ON public.blog FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_truncate();
 CREATE TRIGGER blog_day_count_update AFTER UPDATE ON public.blog REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION blog_day_count_apply();
+CREATE TRIGGER blog_default_authors BEFORE INSERT OR UPDATE OF authors ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_default_authors();
 CREATE TRIGGER blog_derive_state BEFORE INSERT OR UPDATE ON public.blog FOR EACH ROW EXECUTE FUNCTION blog_derive_state();
 CREATE TRIGGER blog_image_uses_insert AFTER INSERT ON public.blog FOR EACH ROW WHEN ((new.content <> ''::text)) EXECUTE FUNCTION blog_image_uses();
 CREATE TRIGGER blog_image_uses_update AFTER UPDATE OF content ON public.blog FOR EACH ROW WHEN ((old.content IS DISTINCT FROM new.content)) EXECUTE FUNCTION blog_image_uses();
@@ -564,5 +601,7 @@ CREATE TRIGGER publication_changed_insert AFTER INSERT ON public.publication FOR
 CREATE TRIGGER publication_changed_update AFTER UPDATE ON public.publication FOR EACH ROW WHEN ((old.* IS DISTINCT FROM new.*)) EXECUTE FUNCTION publication_changed();
 CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.subscriber FOR EACH ROW EXECUTE FUNCTION audit_record('subscriber', 'userId', 'id', 'confirmTokenHash', 'unsubscribeToken');
 CREATE TRIGGER webhook_subscriber_change AFTER INSERT OR UPDATE OF status ON public.subscriber FOR EACH ROW EXECUTE FUNCTION webhook_subscriber_change();
-CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image))) EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER public_content_owner_deleted AFTER DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION public_content_owner_renamed();
+CREATE TRIGGER public_content_owner_renamed AFTER UPDATE OF name, handle, image, bio ON public."user" FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.handle IS DISTINCT FROM new.handle) OR (old.image IS DISTINCT FROM new.image) OR (old.bio IS DISTINCT FROM new.bio))) EXECUTE FUNCTION public_content_owner_renamed();
 CREATE TRIGGER audit_record AFTER INSERT OR DELETE OR UPDATE ON public.webhook_endpoint FOR EACH ROW EXECUTE FUNCTION audit_record('webhook', 'userId', 'id', 'secret', 'updatedAt');
+CREATE TRIGGER user_delete_owned_publications BEFORE DELETE ON public."user" FOR EACH ROW EXECUTE FUNCTION user_delete_owned_publications();

@@ -1,8 +1,8 @@
 /**
  * `npm run lighthouse`: Lighthouse (mobile preset, its default: a mid-range phone on slow 4G with
  * simulated throttling) on the production build, in Debian's Chromium (or CHROMIUM_PATH), against
- * a public blog with a 20 KB Markdown body, its owner's index and a search of their blogs
- * (docs/public-blog.md). Prints the
+ * a public blog with a 20 KB Markdown body, its owner's index, a search of their blogs and their
+ * author page (docs/public-blog.md). Prints the
  * four category scores of each, writes the JSON reports under lighthouse-reports/ (not in git),
  * and exits 1 when a target is missed: performance at least 95, the others 100. A fresh database
  * on DATABASE_URL's server (embedded PostgreSQL without one); SKIP_BUILD=1 reuses the last build.
@@ -32,8 +32,9 @@ const database = await createScratchDatabase(process.env.DATABASE_URL, "blogmgr_
 await applyMigrations(database.url);
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();
-// One reader's view: an account with 25 public blogs, the newest the long one.
+// One reader's view: an account with 25 public blogs, the newest the long one, by its owner (with a bio: their author page).
 await insertAccount(client, { id: "lh_owner", name: "Ada Reader", email: "ada@lighthouse.example", handle: "ada-reader", plan: "free" });
+await client.query(`UPDATE "user" SET "bio" = 'Reads slowly, writes it down.' WHERE "id" = 'lh_owner'`);
 await client.query(
   `INSERT INTO "blog" ("id", "userId", "title", "blogSlug", "description", "content", "tags", "isPublic", "createdAt", "updatedAt")
    SELECT 'lh_' || g, 'lh_owner', 'Notes on reading, part ' || g, 'notes-' || g, 'What part ' || g || ' of the series is about, in a sentence.',
@@ -48,7 +49,13 @@ const chrome = await chromeLauncher.launch({ chromePath: chromiumExecutable(), c
 let missed = false;
 try {
   await mkdir(REPORT_DIR, { recursive: true });
-  for (const [name, path] of [["post", "/ada-reader/notes-25"], ["index", "/ada-reader"], ["search", "/ada-reader/search?q=reading+part"]] as const) {
+  const pages = [
+    ["post", "/ada-reader/notes-25"],
+    ["index", "/ada-reader"],
+    ["search", "/ada-reader/search?q=reading+part"],
+    ["author", "/ada-reader/authors/ada-reader"],
+  ] as const;
+  for (const [name, path] of pages) {
     const url = server.baseUrl + path;
     // Once unmeasured: the first request makes the page (a cache miss), which a reader rarely meets.
     await fetch(url);

@@ -28,8 +28,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
-  // The signed-in owner's pages are never kept by a cache.
-  const headers = { ...SECURITY_HEADERS, ...(isUnder(pathname, "/dashboard") && NO_STORE) };
+  // The signed-in owner's pages, and an invitation's (src/app/invitations), are never kept by a cache.
+  const headers = { ...SECURITY_HEADERS, ...((isUnder(pathname, "/dashboard") || isUnder(pathname, "/invitations")) && NO_STORE) };
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

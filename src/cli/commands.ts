@@ -94,6 +94,8 @@ export const COMMANDS: Record<string, Command> = {
       return createApiKey(db, {
         ...rest,
         accountId: account.id,
+        // Made by the person the email names, in their own publication (docs/teams.md, Keys).
+        createdById: account.id,
         permissions: permissions.split(",").map((p) => p.trim()).filter(Boolean),
         expiresAt,
       });

@@ -7,7 +7,7 @@ import { asSentence } from "./format";
 
 /** better-auth in the browser: sign-up, sign-in (with a second factor or a passkey), sign-out, verification and reset against /api/auth on this origin. */
 export const authClient = createAuthClient({
-  plugins: [inferAdditionalFields({ user: { handle: { type: "string", required: true } } }), twoFactorClient(), passkeyClient()],
+  plugins: [inferAdditionalFields({ user: { handle: { type: "string", required: true }, bio: { type: "string", required: false } } }), twoFactorClient(), passkeyClient()],
 });
 
 /** better-auth's error, told plainly. */

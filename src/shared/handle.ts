@@ -9,7 +9,7 @@ export const HANDLE_MAX_LENGTH = 30;
  */
 export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
   "api", "app", "dashboard", "sign-in", "sign-up", "sign-out", "signin", "signup", "signout", "login", "logout",
-  "forgot-password", "reset-password",
+  "forgot-password", "reset-password", "invitations", "invitation",
   "register", "settings", "account", "accounts", "docs", "doc", "help", "about", "blog", "blogs", "keys", "usage",
   "admin", "auth", "static", "public", "assets", "www", "new", "edit", "home", "index", "favicon-ico", "robots-txt",
   "sitemap-xml", "preview", "images", "next", "support", "status", "terms", "privacy", "root", "system", "null", "undefined",

@@ -6,6 +6,7 @@ import { SIGN_IN_BACKOFF } from "~/server/auth";
 import { startCluster, type Cluster } from "../../scripts/lib/cluster";
 import { call, createTestAccount, createTestKey, db, seedBlogs, type TestAccount } from "../support/api";
 import { authPost, signIn, trpc } from "../support/dashboard";
+import { addTestMember } from "../support/members";
 import { awayFromTheHourEnd, clusterOptions, statusCounts } from "./cluster-support";
 
 /**
@@ -132,5 +133,34 @@ describe("the sign-in backoff across instances", () => {
     const right = await authPost("/sign-in/email", { email: account.email, password: "password-123" }, undefined, cluster.balancerUrl);
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("membership across instances", () => {
+  // Every instance reads the membership at every request (src/server/auth/session-user.ts): no
+  // instance keeps a member's role or publication in memory (docs/teams.md).
+  it("refuse a removed member on every instance at once, and a demoted one what their new role may not do", async () => {
+    const publication = await createTestAccount();
+    const [blogId] = (await seedBlogs(publication.id, [{ title: "The team's draft" }])) as [string];
+    const member = await addTestMember(publication.id, "editor");
+    const cookie = await signIn(member, cluster.balancerUrl);
+    const onEvery = (path: string, input: unknown) => Promise.all(cluster.instanceUrls.map((baseUrl) => trpc(cookie, path, input, { baseUrl })));
+    const statuses = (answers: { status: number }[]) => answers.map((answer) => answer.status);
+
+    expect(statuses(await onEvery("blogs.get", { blogId }))).toEqual([200, 200, 200]);
+    expect(statuses(await onEvery("subscribers.list", {}))).toEqual([200, 200, 200]);
+
+    // An editor made a contributor: subscribers are refused everywhere, the posts still read.
+    await db().member.update({ where: { id: member.memberId }, data: { role: "contributor" } });
+    const demoted = await onEvery("subscribers.list", {});
+    expect(demoted.map((answer) => [answer.status, answer.body.error?.data?.apiCode])).toEqual(Array(3).fill([403, "INSUFFICIENT_PERMISSIONS"]));
+    expect(statuses(await onEvery("blogs.get", { blogId }))).toEqual([200, 200, 200]);
+
+    // Removed (the member row gone, as removing them leaves it): nothing of the publication on any instance.
+    await db().member.delete({ where: { id: member.memberId } });
+    for (const answer of await onEvery("blogs.get", { blogId })) {
+      expect(answer.status).not.toBe(200);
+      expect(JSON.stringify(answer.body)).not.toContain("The team's draft");
+    }
   });
 });

@@ -33,6 +33,9 @@ let annPreviewLink: string;
 let annImage: string;
 let annSubscriber: string;
 let annImport: string;
+/** A member of Ann's publication (a person of their own), and an invitation of hers, pending. */
+let annMemberId: string;
+let annInvitationId: string;
 
 const SHARED_SLUG = "shared-slug";
 const ANN_ONLY_SLUG = "ann-only-slug";
@@ -73,6 +76,13 @@ beforeAll(async () => {
   // An import of Ann's, finished, that made her public post (undoing it would delete the post).
   annImport = (await db().import.create({ data: { userId: ann.id, format: "markdown", fileName: "ann.zip", fileBytes: 100, status: "done", report: EMPTY_IMPORT_REPORT, finishedAt: new Date() } })).id;
   await db().blog.update({ where: { id: annBlogs[2]! }, data: { importId: annImport, importSourceId: "markdown:ann.md" } });
+  const annWriter = await createTestAccount("free");
+  annMemberId = (await db().member.create({ data: { id: `api1-member-${ann.id}`, organizationId: ann.id, userId: annWriter.id, role: "author" } })).id;
+  annInvitationId = (
+    await db().invitation.create({
+      data: { id: `api1-invitation-${ann.id}`, organizationId: ann.id, email: "invited-by-ann@example.test", role: "editor", inviterId: ann.id, expiresAt: new Date(Date.now() + 86_400_000) },
+    })
+  ).id;
 });
 
 /** The bytes Bob's images take, as the database has them. */
@@ -282,6 +292,28 @@ const DASHBOARD_CASES: Record<string, () => Promise<void>> = {
     for (const blogId of [annBlog, bobSameSlugBlog]) {
       expectTrpcNotFound(await trpc(bobCookie, "blogs.previews.revoke", { blogId, previewId: annPreviewLink }));
     }
+  },
+  "members.list": async () => {
+    const listed = (await trpc(bobCookie, "members.list")).body.result.data;
+    expect(listed.publication.id).toBe(bob.id);
+    expect(listed.members.map((m: { id: string }) => m.id)).not.toContain(annMemberId);
+    expect(listed.invitations.map((i: { id: string }) => i.id)).not.toContain(annInvitationId);
+  },
+  "members.invite": async () => {
+    const answer = await trpc(bobCookie, "members.invite", { email: "invited-by-bob@example.test", role: "author" });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect((await db().invitation.findUniqueOrThrow({ where: { id: answer.body.result.data.id } })).organizationId).toBe(bob.id);
+  },
+  "members.revokeInvitation": async () => expectTrpcNotFound(await trpc(bobCookie, "members.revokeInvitation", { invitationId: annInvitationId })),
+  "members.changeRole": async () => expectTrpcNotFound(await trpc(bobCookie, "members.changeRole", { memberId: annMemberId, role: "administrator" })),
+  "members.remove": async () => expectTrpcNotFound(await trpc(bobCookie, "members.remove", { memberId: annMemberId })),
+  "members.transferOwnership": async () => expectTrpcNotFound(await trpc(bobCookie, "members.transferOwnership", { memberId: annMemberId, password: "password-123" })),
+  "members.publications": async () => {
+    expect((await trpc(bobCookie, "members.publications")).body.result.data.map((p: { id: string }) => p.id)).toEqual([bob.id]);
+  },
+  "members.switchPublication": async () => {
+    expectTrpcNotFound(await trpc(bobCookie, "members.switchPublication", { publicationId: ann.id }));
+    expect((await trpc(bobCookie, "members.list")).body.result.data.publication.id).toBe(bob.id);
   },
   "keys.list": async () => {
     const keys = (await trpc(bobCookie, "keys.list")).body.result.data;

@@ -19,7 +19,7 @@ const BLOG_FIELDS = [
   "seoDescription", "seoTitle", "status", "tags", "title", "updatedAt",
 ];
 /** What the dashboard shows of a key. */
-const KEY_SUMMARY_FIELDS = ["createdAt", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
+const KEY_SUMMARY_FIELDS = ["createdAt", "createdBy", "deactivatedAt", "description", "expiresAt", "expiringSoon", "graceEndsAt", "id", "lastUsedAt", "maskedKey", "name", "permissions", "rolledAt", "rotationDue", "status"];
 const READ_ONLY_FIELDS = ["id", "createdAt", "updatedAt", "allowApiAccess", "emailedAt"] as const;
 
 let owner: TestAccount;

@@ -1,9 +1,9 @@
 import { expect } from "vitest";
 import { db } from "./api";
 
-/** An account as stored: its user row, blogs, keys ("Last Used" aside: its own requests move it), webhook endpoints with their deliveries, images, subscribers and imports. */
+/** An account as stored: its user row, blogs, keys ("Last Used" aside: its own requests move it), webhook endpoints with their deliveries, images, subscribers, imports, and its publication's members and invitations. */
 export async function storedObjectsOf(accountId: string) {
-  const [user, blogs, keys, webhookEndpoints, images, subscribers, imports] = await Promise.all([
+  const [user, blogs, keys, webhookEndpoints, images, subscribers, imports, members, invitations] = await Promise.all([
     db().user.findUniqueOrThrow({ where: { id: accountId } }),
     // With their history and preview links: a refused restore or revoke changes neither.
     db().blog.findMany({
@@ -16,8 +16,10 @@ export async function storedObjectsOf(accountId: string) {
     db().image.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
     db().subscriber.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
     db().import.findMany({ where: { userId: accountId }, orderBy: { id: "asc" } }),
+    db().member.findMany({ where: { organizationId: accountId }, orderBy: { id: "asc" } }),
+    db().invitation.findMany({ where: { organizationId: accountId }, orderBy: { id: "asc" } }),
   ]);
-  return { user, blogs, keys, webhookEndpoints, images, subscribers, imports };
+  return { user, blogs, keys, webhookEndpoints, images, subscribers, imports, members, invitations };
 }
 
 /** Runs `attempt`, then checks that nothing the account has stored changed. */

@@ -16,6 +16,7 @@ const EVERY_KIND: Email[] = [
   { to, kind: "verify-email", url: "https://blogs.example.com/api/auth/verify-email?token=a.b.c&callbackURL=%2Fdashboard" },
   { to, kind: "confirm-new-email", url: "https://blogs.example.com/api/auth/verify-email?token=d.e.f" },
   { to, kind: "confirm-subscription", publication: "Engine <Notes>", url: "https://blogs.example.com/ann/subscribe/confirm?token=t0k" },
+  { to, kind: "invitation", publication: "Engine <Notes>", inviter: "Ann", role: "editor", url: "https://blogs.example.com/invitations/inv1" },
   ...NAMED_KINDS,
 ];
 
@@ -58,6 +59,18 @@ describe("the app's emails (src/server/email/messages.ts)", () => {
     expect(html).toContain("Engine &lt;Notes&gt;");
     expect(html).not.toContain("<Notes>");
     expect(links).toEqual(["https://news.example/subscribe/confirm?token=abc"]);
+  });
+
+  it("an invitation names the publication, the inviter (when proven) and the role, escaped in HTML, with its link and how long it works", () => {
+    const { subject, text, html, links } = renderEmail({ to, kind: "invitation", publication: "Engine <Notes>", inviter: "Ann", role: "author", url: "https://x.example/invitations/inv1" });
+    expect(subject).toBe("Join Engine <Notes> on Blog Manager");
+    expect(text).toMatch(/^Hello,\n/);
+    expect(text).toContain("Ann invites you to join Engine <Notes> on Blog Manager as an author.");
+    expect(text).toContain("valid for 7 days and works once");
+    expect(html).toContain("Engine &lt;Notes&gt;");
+    expect(html).not.toContain("<Notes>");
+    expect(links).toEqual(["https://x.example/invitations/inv1"]);
+    expect(renderEmail({ to, kind: "invitation", publication: "P", role: "editor", url: "https://x.example/invitations/i" }).text).toContain("You are invited to join P on Blog Manager as an editor.");
   });
 
   it("a notice names what changed and, when given, the detail", () => {

@@ -7,6 +7,7 @@ describe("safeNextPath", () => {
     ["/dashboard/keys", "/dashboard/keys"],
     ["/dashboard/blogs/blog123?created=1", "/dashboard/blogs/blog123?created=1"],
     ["/dashboard/usage#chart", "/dashboard/usage#chart"],
+    ["/invitations/inv123", "/invitations/inv123"],
   ])("keeps the dashboard page %s", (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
   });
@@ -23,6 +24,8 @@ describe("safeNextPath", () => {
     ["a javascript: URL", "javascript:alert(1)"],
     ["a path off the dashboard", "/sign-out"],
     ["a dashboard look-alike", "/dashboardevil"],
+    ["an invitations look-alike", "/invitationsevil"],
+    ["a path climbing out of an invitation", "/invitations/../sign-out"],
     ["a path climbing out of the dashboard", "/dashboard/../sign-out"],
     ["an encoded climb", "/dashboard/%2e%2e/sign-out"],
     ["malformed escapes", "/dashboard/%zz"],

@@ -6,8 +6,10 @@ import { Brand } from "~/components/brand";
 import { DashboardNav } from "~/components/dashboard/nav";
 import { EmailVerificationBanner } from "~/components/dashboard/email-verification-banner";
 import { NewKeyDialog } from "~/components/dashboard/new-key-dialog";
+import { PublicationSwitcher } from "~/components/dashboard/publication-switcher";
 import { ThemeSelect } from "~/components/dashboard/theme-select";
 import { requireSessionUser } from "~/app/session";
+import { sessionPublications } from "@blogmgr/server";
 import { parseTheme, THEME_COOKIE } from "~/lib/theme";
 import { TRPCReactProvider } from "~/trpc/react";
 
@@ -17,6 +19,8 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await requireSessionUser();
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
+  // The switcher only for a person in more than one publication (docs/dashboard.md, Members).
+  const publications = await sessionPublications(user.userId, user.publication.id);
   return (
     <TRPCReactProvider>
       <header className="border-b border-slate-200 bg-white">
@@ -24,6 +28,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           {/* On a phone the public page's link takes a line of its own under the brand, theme and sign-out. */}
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3 sm:flex-nowrap">
             <Brand href="/dashboard" />
+            {publications.length > 1 && <PublicationSwitcher publications={publications} activeId={user.publication.id} />}
             {/* A plain link: the public site is static HTML outside Next's router (docs/public-blog.md), nothing to prefetch. */}
             <a
               href={`/${user.publication.handle}`}

@@ -16,7 +16,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       footer={
         <>
           No account yet?{" "}
-          <Link href="/sign-up" className="font-medium text-indigo-700 underline">
+          <Link href={next === "/dashboard" ? "/sign-up" : `/sign-up?next=${encodeURIComponent(next)}`} className="font-medium text-indigo-700 underline">
             Create one
           </Link>
         </>

@@ -5,7 +5,8 @@ import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { authClient } from "~/lib/auth-client";
 
-export function SignOutButton({ className }: { className?: string }) {
+/** `then`: where to go once signed out (the sign-in page unless told; an invitation's page sends back to itself). */
+export function SignOutButton({ className, then = "/sign-in", label = "Sign out" }: { className?: string; then?: string; label?: string }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   return (
@@ -17,11 +18,11 @@ export function SignOutButton({ className }: { className?: string }) {
       onClick={async () => {
         setPending(true);
         await authClient.signOut();
-        router.replace("/sign-in");
+        router.replace(then);
         router.refresh();
       }}
     >
-      Sign out
+      {label}
     </Button>
   );
 }

@@ -26,7 +26,8 @@ function check(values: { name: string; email: string; password: string; handle: 
   return errors;
 }
 
-export function SignUpForm() {
+/** `next`: where to go once signed in (an invitation's page: src/app/invitations/[id]/page.tsx), already checked by safeNextPath. */
+export function SignUpForm({ next = "/dashboard" }: { next?: string }) {
   const router = useRouter();
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
@@ -71,7 +72,7 @@ export function SignUpForm() {
       setPending(false);
       return;
     }
-    router.replace("/dashboard");
+    router.replace(next);
     router.refresh();
   }
 

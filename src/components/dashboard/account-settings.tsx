@@ -3,9 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/input";
+import { Field, Input, Textarea } from "~/components/ui/input";
 import { authClient, authErrorMessage } from "~/lib/auth-client";
 import { asSentence } from "~/lib/format";
+import { bioProblem, BIO_MAX_LENGTH, normalizedBio } from "~/shared/bio";
 import { looksLikeEmail, newPasswordProblem, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
 import { displayNameProblem, DISPLAY_NAME_MAX_LENGTH } from "~/shared/display-name";
 import { handleProblem, HANDLE_MAX_LENGTH } from "~/shared/handle";
@@ -16,11 +17,11 @@ import { TwoFactorSettings } from "./two-factor-settings";
 
 
 /**
- * The signed-in owner's account (better-auth's endpoints under /api/auth): name and handle,
+ * The signed-in owner's account (better-auth's endpoints under /api/auth): name, handle and bio,
  * email, password, two-factor sign-in, passkeys, sessions, and deletion. Each part is its own
  * form with its own errors.
  */
-export function AccountSettings({ user }: { user: { name: string; handle: string; email: string; twoFactorEnabled: boolean } }) {
+export function AccountSettings({ user }: { user: { name: string; handle: string; bio: string; email: string; twoFactorEnabled: boolean } }) {
   return (
     <div className="space-y-6">
       <ProfileForm user={user} />
@@ -34,9 +35,9 @@ export function AccountSettings({ user }: { user: { name: string; handle: string
   );
 }
 
-function ProfileForm({ user }: { user: { name: string; handle: string } }) {
+function ProfileForm({ user }: { user: { name: string; handle: string; bio: string } }) {
   const router = useRouter();
-  const [errors, setErrors] = useState<Errors<"name" | "handle">>({});
+  const [errors, setErrors] = useState<Errors<"name" | "handle" | "bio">>({});
   const [done, setDone] = useState("");
   const [pending, setPending] = useState(false);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -44,20 +45,23 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "").trim();
     const handle = String(form.get("handle") ?? "").trim();
+    const bio = normalizedBio(String(form.get("bio") ?? ""));
     setDone("");
     const found: typeof errors = {};
     const nameProblem = name ? displayNameProblem(name) : null;
     if (nameProblem) found.name = asSentence(nameProblem);
     const problem = handleProblem(handle);
     if (problem) found.handle = problem;
+    const bioIssue = bioProblem(bio);
+    if (bioIssue) found.bio = asSentence(bioIssue);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    const { error } = await authClient.updateUser({ name: name || handle, ...(handle !== user.handle && { handle }) });
+    const { error } = await authClient.updateUser({ name: name || handle, ...(handle !== user.handle && { handle }), ...(bio !== user.bio && { bio }) });
     setPending(false);
     if (error) {
       const message = authErrorMessage(error);
-      const field = error.code === "INVALID_HANDLE" || error.code === "HANDLE_TAKEN" ? "handle" : error.code === "INVALID_NAME" ? "name" : "form";
+      const field = error.code === "INVALID_HANDLE" || error.code === "HANDLE_TAKEN" ? "handle" : error.code === "INVALID_NAME" ? "name" : error.code === "INVALID_BIO" ? "bio" : "form";
       return setErrors({ [field]: message });
     }
     setDone(handle !== user.handle ? `Saved. Your public address is now /${handle}.` : "Saved.");
@@ -72,6 +76,11 @@ function ProfileForm({ user }: { user: { name: string; handle: string } }) {
         <Field label="Handle" hint="Your public address: /your-handle/blog-slug. Changing it changes every public link." error={errors.handle}>
           {(props) => <Input {...props} name="handle" defaultValue={user.handle} autoCapitalize="none" maxLength={HANDLE_MAX_LENGTH} />}
         </Field>
+        <div className="md:col-span-2">
+          <Field label="Bio" hint={`Shown with your name on the posts you write and on your author page. Plain text, up to ${BIO_MAX_LENGTH} characters.`} error={errors.bio}>
+            {(props) => <Textarea {...props} name="bio" defaultValue={user.bio} rows={3} maxLength={BIO_MAX_LENGTH} />}
+          </Field>
+        </div>
         <div>
           <Button type="submit" loading={pending}>
             Save profile

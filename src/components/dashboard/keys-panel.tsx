@@ -12,7 +12,7 @@ import { RadioGroup } from "~/components/ui/radio-group";
 import { LocalTime } from "~/components/ui/local-time";
 import { EXPIRATION_OPTIONS, type ExpirationOption } from "~/shared/key-expiration";
 import type { ApiKeySummary } from "~/server/keys/list-api-keys";
-import { PERMISSIONS, type Permission } from "~/shared/permissions";
+import type { Permission } from "~/shared/permissions";
 import { api, fieldErrors } from "~/trpc/react";
 import { LoadError } from "./load-error";
 import { DeactivateKey, EditKey, EndGrace, RollKey } from "./key-actions";
@@ -31,14 +31,15 @@ const PERMISSION_HINTS: Record<Permission, string> = {
 };
 const CREATE_FIELDS = ["name", "description", "permissions"] as const;
 
-export function KeysPanel() {
+/** `permissions`: those the member's role may give a key (docs/teams.md, Keys), the only ones offered. */
+export function KeysPanel({ permissions }: { permissions: Permission[] }) {
   const keys = useQuery(KEYS_QUERY);
   const [showInactive, setShowInactive] = useState(false);
   const inactive = keys.data?.filter((key) => key.status !== "active").length ?? 0;
   const shown = keys.data?.filter((key) => showInactive || key.status === "active") ?? [];
   return (
     <div className="space-y-6">
-      <CreateKeyCard />
+      <CreateKeyCard offered={permissions} />
       <section aria-labelledby={KEYS_HEADING_ID} className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id={KEYS_HEADING_ID} tabIndex={-1} className="text-base font-semibold text-slate-900 focus:outline-none">
@@ -74,9 +75,9 @@ export function KeysPanel() {
   );
 }
 
-function CreateKeyCard() {
+function CreateKeyCard({ offered }: { offered: Permission[] }) {
   const queryClient = useQueryClient();
-  const [permissions, setPermissions] = useState<Permission[]>(["read:blogs"]);
+  const [permissions, setPermissions] = useState<Permission[]>(offered.includes("read:blogs") ? ["read:blogs"] : []);
   const [expires, setExpires] = useState<ExpirationOption>("never");
   const [errors, setErrors] = useState<Partial<Record<(typeof CREATE_FIELDS)[number] | "form", string>>>({});
   const permissionsErrorId = useId();
@@ -119,7 +120,7 @@ function CreateKeyCard() {
         <div className="space-y-4">
           <CheckboxGroup
             legend="Permissions"
-            options={PERMISSIONS}
+            options={offered}
             value={permissions}
             onChange={setPermissions}
             hint={(permission) => PERMISSION_HINTS[permission]}
@@ -179,6 +180,7 @@ function KeyItem({ apiKey: key }: { apiKey: ApiKeySummary }) {
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs text-slate-600 sm:flex sm:flex-wrap sm:gap-x-4">
             <KeyDate label="Created" value={<LocalTime iso={key.createdAt} />} />
+            <KeyDate label="Made by" value={key.createdBy ?? "a former member"} />
             <KeyDate label="Last used" value={key.lastUsedAt ? <LocalTime iso={key.lastUsedAt} /> : "Never"} />
             <KeyDate label="Expires" value={key.expiresAt ? <LocalTime iso={key.expiresAt} /> : "Never"} />
             {key.deactivatedAt && <KeyDate label="Deactivated" value={<LocalTime iso={key.deactivatedAt} />} />}

@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard/publication", label: "Publication", match: (p: string) => p.startsWith("/dashboard/publication") },
   { href: "/dashboard/images", label: "Images", match: (p: string) => p.startsWith("/dashboard/images") },
   { href: "/dashboard/subscribers", label: "Subscribers", match: (p: string) => p.startsWith("/dashboard/subscribers") },
+  { href: "/dashboard/members", label: "Members", match: (p: string) => p.startsWith("/dashboard/members") },
   { href: "/dashboard/import", label: "Import & export", match: (p: string) => p.startsWith("/dashboard/import") },
   { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
   { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },

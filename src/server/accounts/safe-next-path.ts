@@ -3,6 +3,8 @@ import "server-only";
 export const DEFAULT_NEXT_PATH = "/dashboard";
 
 const DASHBOARD = "/dashboard";
+/** An invitation's page (src/app/invitations/[id]/page.tsx): signed out, the invited person signs in or up, then joins. */
+const INVITATIONS = "/invitations/";
 /** Stands for the app's own origin: only paths that stay on it are accepted. */
 const OWN_ORIGIN = "https://app.invalid";
 const MAX_LENGTH = 2_000;
@@ -11,7 +13,8 @@ const MAX_LENGTH = 2_000;
 const FORBIDDEN = /[\\\u0000-\u001f\u007f]/;
 
 /**
- * The page to return to after sign-in: `next` when it is a path of the dashboard on this origin,
+ * The page to return to after sign-in: `next` when it is a path of the dashboard (or an
+ * invitation's page) on this origin,
  * in the normalized form that was checked; otherwise the dashboard's home. An open redirect must
  * not pass through sign-in (docs/security.md).
  */
@@ -20,7 +23,7 @@ export function safeNextPath(next: string | null | undefined): string {
   if (anyDecodingHas(next, FORBIDDEN)) return DEFAULT_NEXT_PATH;
   const url = new URL(next, OWN_ORIGIN);
   if (url.origin !== OWN_ORIGIN) return DEFAULT_NEXT_PATH;
-  if (url.pathname !== DASHBOARD && !url.pathname.startsWith(`${DASHBOARD}/`)) return DEFAULT_NEXT_PATH;
+  if (url.pathname !== DASHBOARD && !url.pathname.startsWith(`${DASHBOARD}/`) && !url.pathname.startsWith(INVITATIONS)) return DEFAULT_NEXT_PATH;
   return url.pathname + url.search + url.hash;
 }
 

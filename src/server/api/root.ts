@@ -5,6 +5,7 @@ import { blogsRouter } from "./routers/blogs";
 import { imagesRouter } from "./routers/images";
 import { importsRouter } from "./routers/imports";
 import { keysRouter } from "./routers/keys";
+import { membersRouter } from "./routers/members";
 import { newslettersRouter } from "./routers/newsletters";
 import { publicationRouter } from "./routers/publication";
 import { subscribersRouter } from "./routers/subscribers";
@@ -21,6 +22,7 @@ export const appRouter = createTRPCRouter({
   imports: importsRouter,
   analytics: analyticsRouter,
   keys: keysRouter,
+  members: membersRouter,
   newsletters: newslettersRouter,
   publication: publicationRouter,
   subscribers: subscribersRouter,

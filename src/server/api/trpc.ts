@@ -8,12 +8,13 @@ import "server-only";
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { callerAccount, callerHolds, type Caller } from "~/server/accounts/caller";
+import { callerAccount, callerHolds, refusalMessage, type Caller } from "~/server/accounts/caller";
 import { actingAs, actorOf } from "~/server/audit/context";
 import type { SessionMember } from "~/server/auth";
 import { getDb, getSqlPool, type Db } from "~/server/db";
 import { DomainError } from "~/server/common/domain-error";
 import type { Permission } from "~/shared/permissions";
+import type { Role } from "~/shared/roles";
 import { findUnstorableText } from "~/shared/storable-text";
 import { forgetPublicPages } from "~/server/public-site/forget";
 import { currentRequestId } from "~/server/runtime/log";
@@ -49,8 +50,13 @@ export type Context = ReturnType<typeof createTRPCContext>;
  * body that is not JSON, and whether it changes what the public site shows.
  */
 export type Meta = OpenApiMeta<{
-  /** The permission a key needs; the owner holds every one. */
+  /** The permission a key needs (none: no key may call it). */
   permission?: Permission;
+  /**
+   * The least trusted role a member needs in the dashboard (docs/teams.md, Roles): every procedure
+   * names one (tests/members/role-matrix.test.ts); without it no member may call it.
+   */
+  minRole?: Role;
   /** Refused to every key: set by ownerProcedure, so no operation is the owner's by leaving out its permission (tests/api/caller-rule.test.ts). */
   ownerOnly?: true;
   /** A success changes what the account's public pages show: they are made again at once (src/server/public-site/forget.ts). */
@@ -86,10 +92,10 @@ export const createTRPCRouter = t.router;
 
 /**
  * The builder of every operation a key may call, each declaring the permission it needs in its
- * meta, with the one middleware every call goes through. The caller must hold the permission of
- * the procedure's meta: the owner holds all, a key those it was given (already checked by /api/v1
- * before the body was read; here a guard, not a second lookup); an owner-only operation
- * (ownerProcedure) is refused to keys; text PostgreSQL could not store as sent is refused by
+ * meta, with the one middleware every call goes through. The caller must be allowed by the
+ * procedure's meta (src/server/accounts/caller.ts, callerHolds): a member by the role it names
+ * (minRole), a key by the permission (already checked by /api/v1 before the body was read; here a
+ * guard, not a second lookup); a dashboard-only operation (ownerProcedure) is refused to keys; text PostgreSQL could not store as sent is refused by
  * field (src/shared/storable-text.ts); after a change declaring `changesPublicPages`, the
  * account's public pages are made again (src/server/public-site/forget.ts). One middleware rather
  * than one per concern: tRPC copies the call's options and context at every level of the chain.
@@ -97,12 +103,8 @@ export const createTRPCRouter = t.router;
 export const procedure = t.procedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
   const { caller } = ctx;
   if (!caller) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue" });
-  if (!callerHolds(caller, meta?.permission)) {
-    throw new ApiError(
-      "INSUFFICIENT_PERMISSIONS",
-      meta?.permission ? `This API key lacks the ${meta.permission} permission` : "Only the account's owner may do this, in the dashboard",
-    );
-  }
+  const rule = meta ?? {};
+  if (!callerHolds(caller, rule)) throw new ApiError("INSUFFICIENT_PERMISSIONS", refusalMessage(caller, rule));
   if (type === "mutation") await ctx.limitMutation?.();
   // Every text input (body, query and path alike), before any schema or the database sees it. An
   // input tRPC cannot parse is left to the procedure (refused by its input parser, ignored without one).

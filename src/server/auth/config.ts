@@ -11,12 +11,14 @@ import { env } from "~/env";
 import { log } from "~/server/runtime/log";
 import { getDb } from "~/server/db";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/shared/account-credentials";
+import { normalizedBio } from "~/shared/bio";
 import { configuredOrigin } from "~/server/http/public-origin";
 import { createOwnPublication, followOwnHandle } from "~/server/accounts/own-publication";
-import { deleteOwnedPublications } from "~/server/accounts/delete-publications";
+import { removeOwnedPublicationImages } from "~/server/accounts/delete-publications";
 import { passwordWasReset, queueAccountExistsEmail, queuePasswordResetEmail, queueVerificationEmail } from "~/server/email/account-emails";
 import { endpointsWhere, isCredentialCheck } from "./endpoint-policies";
 import { normalizedHandle } from "./field-guards";
+import { organizationPlugin } from "./organization";
 import { authGuards } from "./guards";
 import { passkeyPlugin, passkeyRegistrationAuthorization } from "./passkeys";
 import { AUTH_ATTEMPTS_PER_MINUTE, authAttemptStorage } from "./sign-in-throttle";
@@ -69,6 +71,8 @@ function createAuth() {
     user: {
       additionalFields: {
         handle: { type: "string", required: true, input: true },
+        // Shown on the posts they author (docs/public-blog.md, Authors); checked by field-guards.ts.
+        bio: { type: "string", required: false, input: true, defaultValue: "" },
       },
       // Account settings (/dashboard/account). An email change takes the current password, applies
       // once confirmed from the new address, tells the old one and ends the owner's other sessions
@@ -78,10 +82,11 @@ function createAuth() {
       // public_content_version migrations); images' files are removed from their store first (an
       // S3 bucket has no cascade).
       changeEmail: { enabled: true },
-      deleteUser: { enabled: true, beforeDelete: (user) => deleteOwnedPublications(db, user.id) },
+      deleteUser: { enabled: true, beforeDelete: (user) => removeOwnedPublicationImages(db, user.id) },
     },
     // The guards first: their hooks run before the other plugins' (guards.ts).
-    plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin],
+    // organizationPlugin: publications' members and invitations (organization.ts), reached only through the app's procedures.
+    plugins: [authGuards, twoFactorPlugin, passkeyRegistrationAuthorization, passkeyPlugin, organizationPlugin],
     advanced: {
       // The address src/server/http/client-ip.ts determined, never X-Forwarded-For as the client sent it.
       ipAddress: { ipAddressHeaders: [AUTH_CLIENT_IP_HEADER] },
@@ -102,7 +107,7 @@ function createAuth() {
         create: {
           before: async (user) => {
             const handle = normalizedHandle(user.handle);
-            return { data: { ...user, handle, name: user.name.trim() } };
+            return { data: { ...user, handle, name: user.name.trim(), ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }) } };
           },
           // After better-auth's transaction (its hooks run once it commits): every sign-up brings its own publication.
           after: async (user) => createOwnPublication(db, { id: user.id, name: user.name, handle: String(user.handle) }),
@@ -113,6 +118,7 @@ function createAuth() {
               ...user,
               ...("handle" in user && { handle: normalizedHandle(user.handle) }),
               ...(typeof user.name === "string" && { name: user.name.trim() }),
+              ...(typeof user.bio === "string" && { bio: normalizedBio(user.bio) }),
             },
           }),
           after: async (user) => {

@@ -50,7 +50,7 @@ export type EndpointPolicy = {
 /**
  * The better-auth endpoints the app uses (the sign-up, sign-in and sign-out pages, the session,
  * the account settings with their second factors and sessions, email verification and password
- * reset), with what each gets; every other one answers 404 (docs/security.md, Sign-in).
+ * reset, joining a publication), with what each gets; every other one answers 404 (docs/security.md, Sign-in).
  */
 const AUTH_ENDPOINT_POLICIES: Readonly<Record<string, EndpointPolicy>> = {
   "/sign-up/email": { uniformAnswer: true, ownAttemptBudget: true, fields: "new owner", sendsEmail: true },
@@ -88,6 +88,10 @@ const AUTH_ENDPOINT_POLICIES: Readonly<Record<string, EndpointPolicy>> = {
   "/send-verification-email": { ownAttemptBudget: true, sendsEmail: true },
   "/request-password-reset": { uniformAnswer: true, ownAttemptBudget: true, sendsEmail: true },
   "/reset-password": { ownAttemptBudget: true, sendsEmail: true, removesPasskeys: true },
+  // Joining a publication from an invitation's page (src/app/invitations/[id]/page.tsx): the only
+  // endpoint of the organization plugin open here, as a person in no publication must reach it;
+  // every other change to members goes through the members procedures (src/server/auth/organization.ts).
+  "/organization/accept-invitation": {},
 };
 
 export const AUTH_ENDPOINTS: ReadonlySet<string> = new Set(Object.keys(AUTH_ENDPOINT_POLICIES));

@@ -2,6 +2,7 @@ import "server-only";
 import { APIError } from "better-auth/api";
 import { handleTaken } from "~/server/accounts/own-publication";
 import { getDb } from "~/server/db";
+import { bioProblem, BIO_RULE, normalizedBio } from "~/shared/bio";
 import { DISPLAY_NAME_RULE, displayNameProblem } from "~/shared/display-name";
 import { handleProblem } from "~/shared/handle";
 import { PASSKEY_NAME_MAX_LENGTH } from "~/shared/passkey-name";
@@ -33,6 +34,13 @@ function assertDisplayName(value: unknown): void {
   throw new APIError("BAD_REQUEST", { message: DISPLAY_NAME_RULE, code: "INVALID_NAME" });
 }
 
+/** Refuses a bio that breaks the rule of src/shared/bio.ts (absent: left as it is). */
+function assertBio(body: HookContext["body"]): void {
+  if (!body || typeof body !== "object" || !("bio" in body) || body.bio === undefined) return;
+  if (typeof body.bio === "string" && !bioProblem(normalizedBio(body.bio))) return;
+  throw new APIError("BAD_REQUEST", { message: BIO_RULE, code: "INVALID_BIO" });
+}
+
 /** The app shows no picture of an owner: better-auth's image field would keep any text sent. */
 function assertNoImage(ctx: HookContext): void {
   if (ctx.body?.image != null) {
@@ -58,6 +66,7 @@ export async function checkNewOwnerFields(ctx: HookContext): Promise<void> {
   await assertHandleAvailable(ctx.body?.handle);
   assertNoImage(ctx);
   assertNoPlan(ctx);
+  assertBio(ctx.body);
 }
 
 export async function checkOwnerUpdateFields(ctx: HookContext): Promise<void> {
@@ -65,6 +74,7 @@ export async function checkOwnerUpdateFields(ctx: HookContext): Promise<void> {
   assertNoPlan(ctx);
   if (!ctx.body || typeof ctx.body !== "object") return;
   if ("name" in ctx.body) assertDisplayName(ctx.body.name);
+  assertBio(ctx.body);
   const session = "handle" in ctx.body ? await requestSession(ctx) : null;
   // Signed out: better-auth refuses the update itself.
   if (session) await assertHandleAvailable(ctx.body.handle, session.user.id);

@@ -222,9 +222,3 @@ export async function listRelatedPublicBlogs(pool: SqlPool, ownerId: string, blo
   );
   return rows;
 }
-
-/** The publication owner's picture for the author box (better-auth's `image`, a URL; null when none). */
-export async function findOwnerImage(pool: SqlPool, ownerId: string): Promise<string | null> {
-  const { rows } = await pool.query<{ image: string | null }>(`SELECT ${ownerColumn("a", "image")} AS "image" FROM "organization" AS a WHERE a."id" = $1`, [ownerId]);
-  return rows[0]?.image ?? null;
-}

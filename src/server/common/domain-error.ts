@@ -2,6 +2,7 @@ import "server-only";
 /** The API's error codes (README, The API) that domain rules can produce; the API layer maps them to HTTP. */
 export type DomainErrorCode =
   | "RESOURCE_NOT_FOUND"
+  | "INSUFFICIENT_PERMISSIONS"
   | "RESOURCE_CONFLICT"
   | "IMAGE_IN_USE"
   | "INVALID_PARAMETER"
@@ -10,7 +11,8 @@ export type DomainErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "QUOTA_EXCEEDED"
-  | "RATE_LIMIT_EXCEEDED";
+  | "RATE_LIMIT_EXCEEDED"
+  | "INSUFFICIENT_PERMISSIONS";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the

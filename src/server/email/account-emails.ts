@@ -146,3 +146,27 @@ export async function queueNotice(user: Recipient, origin: string, notice: Notic
     { capped: !user.emailVerified },
   );
 }
+
+/** Where an invitation's link lands: the page that joins it (src/app/invitations/[id]/page.tsx). */
+export function invitationPath(invitationId: string): string {
+  return `/invitations/${encodeURIComponent(invitationId)}`;
+}
+
+/**
+ * An invitation to join a publication (docs/teams.md), naming the publication and the inviter,
+ * who must have a verified address to invite (src/server/members/members.ts). Counted against the
+ * invited address's cap like any email a stranger can trigger (docs/security.md, Emails per address).
+ */
+export async function queueInvitationEmail(
+  invitation: { to: string; invitationId: string; role: string; publication: string; inviter: Recipient },
+  origin: string,
+): Promise<void> {
+  await queueWithLinks(origin, (linkOrigin) => ({
+    kind: "invitation",
+    to: invitation.to,
+    publication: invitation.publication,
+    inviter: nameIfProven(invitation.inviter),
+    role: invitation.role,
+    url: `${linkOrigin}${invitationPath(invitation.invitationId)}`,
+  }));
+}

@@ -27,7 +27,9 @@ export type NoticeKind = keyof typeof NOTICE_KINDS;
  * app's but `name` and `detail`, which account-emails.ts gives only for an address the account has
  * proven (docs/security.md, Text in emails); the two kinds sent to an address not yet proven have none.
  * A subscription's confirmation names the publication the address was subscribed to (`publication`,
- * its title): what the reader asked for, in the words they read it under.
+ * its title): what the reader asked for, in the words they read it under. An invitation names the
+ * publication and the inviter (a member whose address is proven: src/server/members/members.ts),
+ * so the invited person knows whom they would join.
  */
 export const emailSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("verify-email"), to: z.string(), url: z.string() }),
@@ -35,6 +37,7 @@ export const emailSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("reset-password"), to: z.string(), name: z.string().optional(), url: z.string() }),
   z.object({ kind: z.literal("account-exists"), to: z.string(), name: z.string().optional(), signInUrl: z.string(), resetUrl: z.string() }),
   z.object({ kind: z.literal("confirm-subscription"), to: z.string(), publication: z.string(), url: z.string() }),
+  z.object({ kind: z.literal("invitation"), to: z.string(), publication: z.string(), inviter: z.string().optional(), role: z.string(), url: z.string() }),
   z.object({
     kind: z.literal("notice"),
     to: z.string(),
@@ -63,7 +66,7 @@ interface Content {
 
 function contentOf(email: Email): Content {
   // By kind, not by field: a verification queued before this rule may still carry a name.
-  const greeting = email.kind !== "verify-email" && email.kind !== "confirm-new-email" && email.kind !== "confirm-subscription" && email.name ? `Hello ${email.name},` : "Hello,";
+  const greeting = email.kind !== "verify-email" && email.kind !== "confirm-new-email" && email.kind !== "confirm-subscription" && email.kind !== "invitation" && email.name ? `Hello ${email.name},` : "Hello,";
   switch (email.kind) {
     case "verify-email":
       return {
@@ -99,6 +102,16 @@ function contentOf(email: Email): Content {
         paragraphs: [greeting, `Someone (we hope you) asked for the new posts of ${email.publication} to be emailed to this address.`],
         action: { label: "Confirm my subscription", url: email.url },
         after: ["The link is valid for 7 days. Until you follow it, no posts are sent. If you did not ask, ignore this email: nothing more will come."],
+      };
+    case "invitation":
+      return {
+        subject: `Join ${email.publication} on Blog Manager`,
+        paragraphs: [
+          greeting,
+          `${email.inviter ? `${email.inviter} invites you` : "You are invited"} to join ${email.publication} on Blog Manager as ${/^[aeiou]/.test(email.role) ? "an" : "a"} ${email.role}.`,
+        ],
+        action: { label: `Join ${email.publication}`, url: email.url },
+        after: ["The invitation is valid for 7 days and works once, signed in with this address. If you did not expect it, ignore this email."],
       };
     case "notice":
       return {

@@ -19,6 +19,8 @@ export interface CreateApiKeyInput {
   expires?: string;
   /** An explicit ISO 8601 moment instead of `expires`; a past one gives an already-expired key. */
   expiresAt?: string;
+  /** The member who makes it (docs/teams.md, Keys): recorded; the key stays the publication's when they leave. */
+  createdById?: string | null;
 }
 
 export interface CreatedApiKey {
@@ -35,13 +37,13 @@ export async function createApiKey(db: Db | Prisma.TransactionClient, input: Cre
   const permissions = parsePermissions(input.permissions);
   const createdAt = new Date();
   const expiresAt = parseExpiry(input, createdAt);
-  return insertApiKey(db, { userId: input.accountId, name, description, permissions, expiresAt, createdAt });
+  return insertApiKey(db, { userId: input.accountId, name, description, permissions, expiresAt, createdAt, createdById: input.createdById ?? null });
 }
 
 /** Stores a new key of checked fields; only its hash is kept. */
 export async function insertApiKey(
   db: Db | Prisma.TransactionClient,
-  fields: { userId: string; name: string; description: string; permissions: Permission[]; expiresAt: Date | null; createdAt: Date },
+  fields: { userId: string; name: string; description: string; permissions: Permission[]; expiresAt: Date | null; createdAt: Date; createdById: string | null },
 ): Promise<CreatedApiKey> {
   const { key, hash, prefix, suffix } = generateApiKey();
   const { id } = await db.apiKey.create({

@@ -31,6 +31,11 @@ export interface ApiKeySummary {
   rotationDue: boolean;
   /** Active and expiring within EXPIRY_WARNING_DAYS. */
   expiringSoon: boolean;
+  /**
+   * The name of the member who made it, or null once they are no longer a member ("a former
+   * member"): the key keeps working whoever made it (docs/teams.md, Keys).
+   */
+  createdBy: string | null;
 }
 
 interface KeyState {
@@ -46,7 +51,7 @@ export function apiKeyStatus(key: KeyState, now: Date): ApiKeyStatus {
   return "active";
 }
 
-/** Every key of the account, newest first, as the dashboard lists them. */
+/** Every key of the publication, newest first, as the dashboard lists them, with who made each. */
 export async function listApiKeys(db: Db, accountId: string, now = new Date()): Promise<ApiKeySummary[]> {
   const keys = await db.apiKey.findMany({
     where: { userId: accountId },
@@ -64,6 +69,7 @@ export async function listApiKeys(db: Db, accountId: string, now = new Date()): 
       deactivatedAt: true,
       rolledAt: true,
       graceEndsAt: true,
+      createdBy: { select: { name: true, memberships: { where: { organizationId: accountId }, select: { id: true } } } },
     },
   });
   return keys.map((key) => {
@@ -83,6 +89,7 @@ export async function listApiKeys(db: Db, accountId: string, now = new Date()): 
       status,
       rotationDue: status === "active" && !key.rolledAt && now.getTime() - key.createdAt.getTime() > ROTATION_AGE_DAYS * DAY_MS,
       expiringSoon: status === "active" && key.expiresAt !== null && key.expiresAt.getTime() - now.getTime() <= EXPIRY_WARNING_DAYS * DAY_MS,
+      createdBy: key.createdBy && key.createdBy.memberships.length > 0 ? key.createdBy.name : null,
     };
   });
 }

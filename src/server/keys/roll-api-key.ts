@@ -16,10 +16,11 @@ export interface RolledApiKey extends CreatedApiKey {
  * policy (the same lifetime, counted from now). The old key keeps working for the grace period,
  * then is refused as rolled. It leaves the active-key quota at once (src/server/quotas/key-quota.ts),
  * so rolling never needs a free slot. With `accountId`, a key of another account counts as not found.
+ * `createdById`: the member who rolls it, recorded as the new key's maker (docs/teams.md, Keys).
  */
 export async function rollApiKey(
   db: Db,
-  input: { id: string; accountId?: string; grace?: string },
+  input: { id: string; accountId?: string; grace?: string; createdById?: string | null },
   now = new Date(),
 ): Promise<RolledApiKey> {
   const grace = input.grace ?? DEFAULT_GRACE;
@@ -45,6 +46,8 @@ export async function rollApiKey(
       permissions: old.permissions.filter(isPermission),
       expiresAt: lifetime === null ? null : new Date(now.getTime() + lifetime),
       createdAt: now,
+      // The new key is the roller's; one rolled without a member (the CLI) stays the old one's.
+      createdById: input.createdById === undefined ? old.createdById : input.createdById,
     });
     return { ...created, rolledKeyId: old.id, graceEndsAt };
   });

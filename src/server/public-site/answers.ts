@@ -3,7 +3,6 @@ import { markdownToHtml } from "~/lib/markdown";
 import {
   findAdjacentPublicBlogs,
   findMovedPublicBlog,
-  findOwnerImage,
   findPublicBlog,
   findPublicOwner,
   findPublicTag,
@@ -15,6 +14,7 @@ import {
   listSitemapTags,
   type PublicOwner,
 } from "../blogs/public-blogs";
+import { findPublicAuthor, listAuthorBlogs, listAuthorFeedBlogs, listBlogAuthors, listSitemapAuthors, type PublicAuthor } from "../blogs/public-authors";
 import { searchPublicBlogs } from "../blogs/search-public-blogs";
 import { findPreviewedBlog } from "../blogs/preview-links";
 import { getSqlPool, type SqlPool } from "../db";
@@ -22,10 +22,10 @@ import { articleHtml } from "./article-html";
 import { renderFeed } from "./feeds";
 import { renderOwnerSitemap, renderSitemapIndex, SITEMAP_MAX_URLS } from "./sitemaps";
 import { makeAnswer, makeRedirect, publicPageCache, publicSearchCache, type CacheResult, type PublicAnswer } from "./cache";
-import { postSummary, renderIndexPage, renderNotFoundPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
-import type { PostEndView } from "./post-end";
+import { postSummary, renderAuthorPage, renderIndexPage, renderNotFoundPage, renderPostPage, renderPreviewPage, renderSearchPage, renderSubscribePage } from "./pages";
+import type { AuthorView, PostEndView } from "./post-end";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type PublicRoute } from "./routes";
-import { pathUnderHome, publicationHome } from "./home";
+import { authorPageHref, pathUnderHome, publicationHome } from "./home";
 import { readPublicContent } from "./replay-fence";
 import { readPublicationView, type PublicationView } from "./publication-view";
 import { renderShareImage } from "./share-image";
@@ -46,6 +46,8 @@ export interface PublicSite {
 const HTML = "text/html; charset=utf-8";
 /** Tag pages listed in an owner's sitemap, at most; the rest of its 50,000 addresses are blogs. */
 const SITEMAP_MAX_TAGS = 10_000;
+/** Author pages listed in an owner's sitemap, at most. */
+const SITEMAP_MAX_AUTHORS = 1_000;
 /** robots.txt never changes while the server runs. */
 const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
 
@@ -78,17 +80,26 @@ async function movedBlogAnswer(pool: SqlPool, route: Extract<OwnerRoute, { kind:
 }
 
 /**
- * What ends a public blog's page (./post-end.tsx): its author, its neighbours and related blogs,
- * all read at the owner's content version, which every public write moves, so they are never
- * older than the page.
+ * A post's authors as its page shows them (docs/public-blog.md, Authors), the primary first, each
+ * linking to their author page. A post whose only author founded the publication (their id is its
+ * id) shows them as before authors were: linking to its home, with a line about it. With nobody
+ * left (deleted people), the publication's name.
  */
-async function postEnd(pool: SqlPool, owner: PublicOwner, site: PublicationView, blogSlug: string): Promise<PostEndView> {
-  const [image, { previous, next }, related] = await Promise.all([
-    findOwnerImage(pool, owner.id),
-    findAdjacentPublicBlogs(pool, owner.id, blogSlug),
-    listRelatedPublicBlogs(pool, owner.id, blogSlug),
-  ]);
-  return { site, author: { name: owner.name, image }, previous, next, related };
+function postAuthors(owner: PublicOwner, home: string, authors: PublicAuthor[]): AuthorView[] {
+  if (authors.length === 0) return [{ name: owner.name, href: home, image: null, bio: "" }];
+  const view = ({ name, image, bio }: PublicAuthor) => ({ name, image, bio });
+  if (authors.length === 1 && authors[0]!.id === owner.id) return [{ ...view(authors[0]!), href: home, aboutPublication: true }];
+  return authors.map((author) => ({ ...view(author), href: authorPageHref(home, author.handle) }));
+}
+
+/**
+ * What ends a public blog's page (./post-end.tsx): its authors, its neighbours and related blogs,
+ * all read at the owner's content version, which every public write moves (and every change of an
+ * author's name, bio, picture or handle), so they are never older than the page.
+ */
+async function postEnd(pool: SqlPool, owner: PublicOwner, site: PublicationView, blogSlug: string, authors: AuthorView[]): Promise<PostEndView> {
+  const [{ previous, next }, related] = await Promise.all([findAdjacentPublicBlogs(pool, owner.id, blogSlug), listRelatedPublicBlogs(pool, owner.id, blogSlug)]);
+  return { site, authors, previous, next, related };
 }
 
 /** A page of the publication: its HTML, allowing the publication's accent stylesheet. */
@@ -104,10 +115,11 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
   const home = publicationHome(origin, owner.handle, onDomain);
   if (route.kind === "sitemap") {
     const tags = await listSitemapTags(pool, owner.id, SITEMAP_MAX_TAGS);
+    const authors = await listSitemapAuthors(pool, owner.id, SITEMAP_MAX_AUTHORS);
     // The owner's index page takes one of the sitemap's addresses.
-    const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length);
+    const blogs = await listSitemapBlogs(pool, owner.id, SITEMAP_MAX_URLS - 1 - tags.length - authors.length);
     if (blogs.length === 0) return null;
-    return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(home, blogs, tags), lastModified);
+    return makeAnswer("application/xml; charset=utf-8", await renderOwnerSitemap(home, blogs, tags, authors), lastModified);
   }
   const site = await readPublicationView(pool, owner, origin, home);
   switch (route.kind) {
@@ -119,6 +131,14 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
       // An empty first page of the home says so; any other empty page is none.
       if (blogs.length === 0 && (tag || page > 1)) return null;
       return pageAnswer(site, renderIndexPage(site, { tag, page, hasOlder, blogs: blogs.map(postSummary) }), lastModified);
+    }
+    case "author": {
+      const person = await findPublicAuthor(pool, owner.id, route.authorSlug);
+      if (!person) return null;
+      const { blogs, hasOlder } = await listAuthorBlogs(pool, owner.id, person.id, route.page);
+      // Past their last page: nothing there.
+      if (blogs.length === 0) return null;
+      return pageAnswer(site, renderAuthorPage(site, { author: person, page: route.page, hasOlder, blogs: blogs.map(postSummary) }), lastModified);
     }
     case "search": {
       const { q, page } = route;
@@ -132,19 +152,25 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
     case "post": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
-      const article = { ...blog, blogSlug: route.blogSlug, html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }), author };
-      const html = renderPostPage(site, article, await postEnd(pool, owner, site, route.blogSlug));
-      return { ...pageAnswer(site, html, lastModified), blogId: blog.id };
+      const authors = postAuthors(owner, home, await listBlogAuthors(pool, blog.id));
+      const html = articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null });
+      const article = { ...blog, blogSlug: route.blogSlug, html, authors: authors.map(({ name, href }) => ({ name, href })) };
+      const page = renderPostPage(site, article, await postEnd(pool, owner, site, route.blogSlug, authors));
+      return { ...pageAnswer(site, page, lastModified), blogId: blog.id };
     }
     case "shareImage": {
       const blog = await findPublicBlog(pool, owner.id, route.blogSlug);
       if (!blog) return movedBlogAnswer(pool, route, owner, home, lastModified);
-      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: owner.name, site: site.title }), lastModified);
+      // Its primary author's name, as its page's byline leads with it.
+      const [primary] = postAuthors(owner, home, await listBlogAuthors(pool, blog.id));
+      return makeAnswer("image/png", await renderShareImage({ title: blog.title, author: primary!.name, site: site.title }), lastModified);
     }
     case "feed": {
       const tag = route.tagSlug === undefined ? undefined : await findPublicTag(pool, owner.id, route.tagSlug);
       if (tag === null) return null;
-      const blogs = await listFeedBlogs(pool, owner.id, route.tagSlug);
+      const person = route.authorSlug === undefined ? undefined : await findPublicAuthor(pool, owner.id, route.authorSlug);
+      if (person === null) return null;
+      const blogs = person ? await listAuthorFeedBlogs(pool, owner.id, person.id) : await listFeedBlogs(pool, owner.id, route.tagSlug);
       if (blogs.length === 0) return null;
       // Read away from the site: our images' URLs are absolute, like the feed's links. Code stays
       // plain: a feed reader shows its own styles, and no class of ours means anything there.
@@ -153,6 +179,7 @@ async function ownerAnswer(pool: SqlPool, route: OwnerRoute, owner: PublicOwner,
         site,
         owner: author,
         tag,
+        ...(person && { author: { name: person.name, handle: person.handle } }),
         blogs: blogs.map(({ content, imagesWithPendingVariants, ...blog }) => ({ ...blog, html: html(content, imagesWithPendingVariants) })),
       });
       return makeAnswer(FEED_FORMATS[route.format].contentType, text, lastModified);
@@ -173,8 +200,10 @@ function cacheKey(route: CachedRoute, origin: string): string {
     case "post":
     case "shareImage":
       return `${origin} ${route.kind} ${route.handle} ${route.blogSlug}`;
+    case "author":
+      return `${origin} author ${route.handle} ${route.authorSlug} ${route.page}`;
     case "feed":
-      return `${origin} feed ${route.handle} ${route.tagSlug ?? ""} ${route.format}`;
+      return route.authorSlug === undefined ? `${origin} feed ${route.handle} ${route.tagSlug ?? ""} ${route.format}` : `${origin} authorFeed ${route.handle} ${route.authorSlug} ${route.format}`;
     case "sitemap":
     case "subscribe":
       return `${origin} ${route.kind} ${route.handle}`;
@@ -220,12 +249,12 @@ export interface StyledPage {
 export const styled = (site: PublicationView, html: string): StyledPage => ({ html, styleSources: site.accent ? [site.accent.source] : [] });
 
 /**
- * The 404 of a page address under a known handle (a post, a tag, a page past the last): its
+ * The 404 of a page address under a known handle (a post, a tag, an author, a page past the last): its
  * publication's, leading to its home (whose existence its home already shows). Never cached, like
  * every 404; null for any other address, which gets the plain 404.
  */
 export async function ownerNotFoundPage(route: CachedRoute, { origin, onDomain }: PublicSite): Promise<StyledPage | null> {
-  if (route.kind !== "index" && route.kind !== "post") return null;
+  if (route.kind !== "index" && route.kind !== "post" && route.kind !== "author") return null;
   return readPublicContent(async (pool) => {
     const owner = await findPublicOwner(pool, route.handle);
     if (!owner) return null;
@@ -243,7 +272,7 @@ export async function previewPage(token: string, origin: string): Promise<Styled
   const article = {
     ...blog,
     html: articleHtml(blog.content, { origin, imagesWithPendingVariants: blog.imagesWithPendingVariants, hasCover: blog.cover !== null }),
-    author: { name: blog.authorName, handle: blog.authorHandle },
+    authors: [{ name: blog.authorName, href: publicationHome(origin, blog.authorHandle, false) }],
   };
   return styled(site, renderPreviewPage(site, article, blog.expiresAt));
 }

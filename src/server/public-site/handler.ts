@@ -94,7 +94,7 @@ function respond(request: Pick<PublicRequest, "method">, status: number, headers
  * The routes whose pages are a reader's views (docs/public-blog.md, Views): not feeds, sitemaps,
  * images, share images or previews.
  */
-const READER_PAGES: ReadonlySet<PublicRoute["kind"]> = new Set(["index", "post", "search"]);
+const READER_PAGES: ReadonlySet<PublicRoute["kind"]> = new Set(["index", "post", "search", "author"]);
 
 const html = (text: string) => Buffer.from(text);
 let notFoundPage: Buffer | undefined;

@@ -16,3 +16,6 @@ export function pathUnderHome(home: string, path = ""): string {
 
 /** The absolute address of the same: canonical links, feeds, sitemaps. */
 export const urlUnderHome = (home: string, path = "") => new URL(home).origin + pathUnderHome(home, path);
+
+/** An author's page under `home` (docs/public-blog.md, Authors): their handle is its slug. */
+export const authorPageHref = (home: string, handle: string) => `${home}/authors/${handle}`;

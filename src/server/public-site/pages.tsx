@@ -11,7 +11,8 @@ import type { SubscriberStatus } from "~/shared/subscribers";
 import { tagSlug } from "~/shared/tags";
 import { SNIPPET_MARK_END, SNIPPET_MARK_START, type SearchResult } from "../blogs/search-public-blogs";
 import { feedPage } from "./feeds";
-import { PostEnd, SubscribeForm, type PostEndView } from "./post-end";
+import { authorPageHref } from "./home";
+import { Avatar, PostEnd, SubscribeForm, type PostEndView } from "./post-end";
 import { dateStyle, type PublicationView } from "./publication-view";
 import { READER_CSS } from "./reader-style";
 import { FEED_FORMATS, SHARE_IMAGE_FILE, type FeedFormat } from "./routes";
@@ -25,9 +26,10 @@ import { SHARE_IMAGE_SIZE } from "./share-image";
  * footer, language, time zone and name; every link is built from its home (PublicationView).
  */
 
-export interface Author {
+/** How a page names one of a post's authors: their name, and where it links (./post-end.tsx, AuthorView). */
+export interface Byline {
   name: string;
-  handle: string;
+  href: string;
 }
 
 interface Head {
@@ -40,7 +42,7 @@ interface Head {
   noindex?: boolean;
   followLinks?: boolean;
   feeds?: { page: string; name: string };
-  openGraph?: { type: "article" | "website"; title: string; image?: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
+  openGraph?: { type: "article" | "website" | "profile"; title: string; image?: ShareImage; publishedTime?: string; modifiedTime?: string; author?: string };
   /** schema.org structured data. */
   jsonLd?: object;
 }
@@ -56,6 +58,9 @@ interface ShareImage {
 
 /** What social networks' cards show (Open Graph, X): not AVIF, whose cover leaves the generated share image in its place. */
 const CARD_FORMATS: readonly ImageFormat[] = ["jpeg", "png", "gif", "webp"];
+
+/** Only pictures over https load under the pages' CSP (img-src). */
+const isHttpsImage = (value: string) => URL.canParse(value) && new URL(value).protocol === "https:";
 
 /** A blog's address on its publication. */
 const postHref = (site: PublicationView, blogSlug: string) => `${site.home}/${blogSlug}`;
@@ -257,12 +262,23 @@ export interface ArticleView {
   publishedAt: Date | null;
   /** Shown above the title. */
   cover: ImageReference | null;
-  author: Author;
+  /** Never empty, the primary first. */
+  authors: Byline[];
+}
+
+/** The authors' names, each linking to their page: "A", "A and B", "A, B and C". */
+function Names({ authors }: { authors: Byline[] }) {
+  return authors.map((author, index) => (
+    <Fragment key={author.href}>
+      {index === 0 ? null : index === authors.length - 1 ? " and " : ", "}
+      <a href={author.href}>{author.name}</a>
+    </Fragment>
+  ));
 }
 
 /** `end`: what follows the post's body on its public page (./post-end.tsx). */
 function Article({ site, article, banner, end }: { site: PublicationView; article: ArticleView; banner?: ReactNode; end?: ReactNode }) {
-  const { title, description, html, tags, publishedAt, cover, author } = article;
+  const { title, description, html, tags, publishedAt, cover, authors } = article;
   return (
     <main id="main">
       {banner}
@@ -272,7 +288,7 @@ function Article({ site, article, banner, end }: { site: PublicationView; articl
           <h1>{title}</h1>
           {description && <p className="lede">{description}</p>}
           <p className="byline">
-            By <a href={site.home}>{author.name}</a> ·{" "}
+            By <Names authors={authors} /> ·{" "}
             {publishedAt ? <time dateTime={publishedAt.toISOString()}>{formatDate(publishedAt.toISOString(), dateStyle(site))}</time> : "Not published yet"}
           </p>
           {tags.length > 0 && (
@@ -292,16 +308,20 @@ function Article({ site, article, banner, end }: { site: PublicationView; articl
   );
 }
 
+/** schema.org's Person of an author, at their page. */
+const person = (author: Byline) => ({ "@type": "Person", name: author.name, url: author.href });
+
 /**
  * A public blog: `seoTitle`/`seoDescription` for its head when set, its share image, JSON-LD
  * BlogPosting; after its body, `end` (./post-end.tsx).
  */
 export function renderPostPage(site: PublicationView, article: ArticleView & { blogSlug: string; seoTitle: string; seoDescription: string; updatedAt: Date }, end: PostEndView): string {
-  const { author } = article;
+  const { authors } = article;
+  const [primary] = authors;
   const url = postHref(site, article.blogSlug);
   const title = article.seoTitle || article.title;
   // Never the site's generic description: a blog without one is described by its title.
-  const description = article.seoDescription || article.description || `${article.title}, by ${author.name}`;
+  const description = article.seoDescription || article.description || `${article.title}, by ${primary!.name}`;
   const image = shareImage(site, article);
   const publishedTime = article.publishedAt?.toISOString();
   const modifiedTime = article.updatedAt.toISOString();
@@ -314,7 +334,8 @@ export function renderPostPage(site: PublicationView, article: ArticleView & { b
     datePublished: publishedTime,
     dateModified: modifiedTime,
     inLanguage: site.language,
-    author: { "@type": "Person", name: author.name, url: site.home },
+    // One author as an object, as before authors; several as a list, the primary first.
+    author: authors.length === 1 ? person(primary!) : authors.map(person),
     publisher: { "@type": "Organization", name: site.title, url: site.home, ...(site.logo && { logo: { "@type": "ImageObject", url: site.origin + imagePath(site.logo) } }) },
     mainEntityOfPage: { "@type": "WebPage", "@id": url },
     ...(article.tags.length > 0 && { keywords: article.tags.join(", ") }),
@@ -326,7 +347,7 @@ export function renderPostPage(site: PublicationView, article: ArticleView & { b
       description,
       canonical: url,
       feeds: { page: feedPage(site.home), name: site.title },
-      openGraph: { type: "article", title, image, publishedTime, modifiedTime, author: author.name },
+      openGraph: { type: "article", title, image, publishedTime, modifiedTime, author: primary!.name },
       jsonLd,
     },
     <Article site={site} article={article} end={<PostEnd view={end} />} />,
@@ -442,6 +463,82 @@ export function renderIndexPage(site: PublicationView, { tag, page: number, hasO
           {number > 1 ? <a href={indexPageHref(site, number - 1, tag)}>← Newer</a> : <span />}
           <span>Page {number}</span>
           {hasOlder ? <a href={indexPageHref(site, number + 1, tag)}>Older →</a> : <span />}
+        </nav>
+      )}
+      <SubscribeForm home={site.home} publicationTitle={site.title} />
+    </main>,
+  );
+}
+
+/** An author's page (docs/public-blog.md, Authors): who they are, and a page of their posts in the publication. */
+export interface AuthorPageView {
+  author: { name: string; handle: string; image: string | null; bio: string };
+  page: number;
+  hasOlder: boolean;
+  /** Never empty: an author without a public post has no page. */
+  blogs: PostSummary[];
+}
+
+/** The address of page `number` of an author's page: `?page=N` from the second. */
+const authorPageNumberHref = (site: PublicationView, handle: string, number: number) => {
+  const base = authorPageHref(site.home, handle);
+  return number === 1 ? base : `${base}?page=${number}`;
+};
+
+/**
+ * An author's page: their picture, name and bio, then their public posts in the publication as
+ * cards, newest first, 20 a page; its feeds are theirs. JSON-LD ProfilePage of a Person.
+ */
+export function renderAuthorPage(site: PublicationView, { author, page: number, hasOlder, blogs }: AuthorPageView): string {
+  const home = authorPageHref(site.home, author.handle);
+  const title = number === 1 ? author.name : `${author.name}, page ${number}`;
+  const description = author.bio || `Posts by ${author.name} in ${site.title}`;
+  const head: Head = {
+    title,
+    description,
+    canonical: authorPageNumberHref(site, author.handle, number),
+    feeds: { page: home, name: `${author.name} – ${site.title}` },
+    openGraph: { type: "profile", title: fullTitle(title, site) },
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "ProfilePage",
+      url: home,
+      inLanguage: site.language,
+      mainEntity: {
+        "@type": "Person",
+        name: author.name,
+        url: home,
+        ...(author.bio && { description: author.bio }),
+        ...(author.image && isHttpsImage(author.image) && { image: author.image }),
+      },
+    },
+  };
+  return page(
+    site,
+    head,
+    <main id="main">
+      <div className="intro author-profile">
+        <Avatar name={author.name} image={author.image} size={96} />
+        <div>
+          <p className="eyebrow">Author</p>
+          <h1>{author.name}</h1>
+          {author.bio && <p className="lede bio">{author.bio}</p>}
+          {number > 1 && <p className="meta">Page {number}</p>}
+        </div>
+      </div>
+      <h2 className="section-title">Posts by {author.name}</h2>
+      <ul className="cards">
+        {blogs.map((blog, index) => (
+          <li key={blog.blogSlug}>
+            <PostTeaser site={site} blog={blog} priority={index === 0} />
+          </li>
+        ))}
+      </ul>
+      {(number > 1 || hasOlder) && (
+        <nav aria-label="Pages" className="pages">
+          {number > 1 ? <a href={authorPageNumberHref(site, author.handle, number - 1)}>← Newer</a> : <span />}
+          <span>Page {number}</span>
+          {hasOlder ? <a href={authorPageNumberHref(site, author.handle, number + 1)}>Older →</a> : <span />}
         </nav>
       )}
       <SubscribeForm home={site.home} publicationTitle={site.title} />

@@ -9,9 +9,26 @@ import { dateStyle, type PublicationView } from "./publication-view";
  * their styles are in ./reader-style.ts. Links are under the publication's home (`site.home`).
  */
 
+/**
+ * One of a post's authors as its page shows them (docs/public-blog.md, Authors): their name
+ * linking to `href` (their author page; the publication's home for a post whose only author
+ * founded it, as before authors), their picture and bio. `aboutPublication`: the line about the
+ * publication follows the name (its only author's post, founder of it).
+ */
+export interface AuthorView {
+  name: string;
+  href: string;
+  /** A URL (better-auth's `image`); shown only over https. */
+  image: string | null;
+  /** Plain text; "" for none. */
+  bio: string;
+  aboutPublication?: boolean;
+}
+
 export interface PostEndView {
   site: PublicationView;
-  author: { name: string; image: string | null };
+  /** The post's authors, the primary first; never empty. */
+  authors: AuthorView[];
   previous: LinkedBlog | null;
   next: LinkedBlog | null;
   related: LinkedBlog[];
@@ -29,26 +46,56 @@ function initials(name: string): string {
 /** Only pictures over https load under the pages' CSP (img-src), and nothing else may be put in src. */
 const isHttpsUrl = (value: string) => URL.canParse(value) && new URL(value).protocol === "https:";
 
-export function AuthorBox({ site, author }: Pick<PostEndView, "site" | "author">) {
-  const { home } = site;
+/** A person's picture, decorative (their name follows it), or their initials without one; `size` in CSS px. */
+export function Avatar({ name, image, size = 56, className = "avatar" }: { name: string; image: string | null; size?: number; className?: string }) {
+  return image && isHttpsUrl(image) ? (
+    // eslint-disable-next-line @next/next/no-img-element -- static markup rendered on the server: next/image has no place here
+    <img className={className} src={image} alt="" width={size} height={size} loading="lazy" decoding="async" />
+  ) : (
+    <span aria-hidden="true" className={className}>
+      {initials(name)}
+    </span>
+  );
+}
+
+/** One author: picture, name and what is said of them. */
+function AuthorEntry({ site, author, lead }: { site: PublicationView; author: AuthorView; lead: string }) {
   // The publication's title is the owner's name until they give it another (docs/publication.md): said once.
-  const about = [site.title === author.name ? "" : site.title, site.description].filter(Boolean).join(" — ");
+  const about = author.aboutPublication ? [site.title === author.name ? "" : site.title, site.description].filter(Boolean).join(" — ") : "";
   return (
-    <section aria-label="Author" className="author-box">
-      {author.image && isHttpsUrl(author.image) ? (
-        // eslint-disable-next-line @next/next/no-img-element -- static markup rendered on the server: next/image has no place here
-        <img className="avatar" src={author.image} alt="" width={56} height={56} loading="lazy" decoding="async" />
-      ) : (
-        <span aria-hidden="true" className="avatar">
-          {initials(author.name)}
-        </span>
-      )}
+    <>
+      <Avatar name={author.name} image={author.image} />
       <div>
         <p className="author-name">
-          Written by <a href={home}>{author.name}</a>
+          {lead}
+          <a href={author.href}>{author.name}</a>
         </p>
         {about && <p className="meta">{about}</p>}
+        {author.bio && <p className="bio">{author.bio}</p>}
       </div>
+    </>
+  );
+}
+
+/** Who wrote the post: its author, or its authors one under the other, the primary first. */
+export function AuthorBox({ site, authors }: Pick<PostEndView, "site" | "authors">) {
+  if (authors.length === 1) {
+    return (
+      <section aria-label="Author" className="author-box">
+        <AuthorEntry site={site} author={authors[0]!} lead="Written by " />
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="post-authors" className="authors">
+      <h2 id="post-authors">Written by</h2>
+      <ul className="author-list">
+        {authors.map((author) => (
+          <li key={author.href} className="author-box">
+            <AuthorEntry site={site} author={author} lead="" />
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

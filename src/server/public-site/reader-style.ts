@@ -107,6 +107,13 @@ ${HIGHLIGHT_CSS}
 .author-name{margin:0;font-weight:600}
 .author-name a{color:var(--fg)}
 .author-box .meta{margin:.125rem 0 0}
+.bio{margin:.375rem 0 0;white-space:pre-line}
+.author-list{display:grid;gap:1.25rem;list-style:none;margin:0;padding:0}
+.author-list .author-box{align-items:flex-start}
+.author-profile{display:flex;gap:1.25rem;align-items:center}
+.author-profile .avatar{width:6rem;height:6rem;font-size:1.75rem}
+.author-profile .bio{margin-top:.5rem}
+.section-title{font-size:1.25rem;line-height:1.35;margin:0 0 1.25rem}
 .post-nav{display:grid;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));gap:1rem}
 .post-nav a{display:block;padding:.875rem 1rem;border:1px solid var(--line);border-radius:.5rem;text-decoration:none;color:var(--fg)}
 .post-nav a:hover .post-nav-title{text-decoration:underline}

@@ -14,11 +14,13 @@ export type PublicRoute =
   | { kind: "sitemapIndex" }
   | { kind: "preview"; token: string }
   | { kind: "index"; handle: string; tagSlug?: string; page: number }
+  /** An author's page (docs/public-blog.md, Authors): `authorSlug` is the person's handle. */
+  | { kind: "author"; handle: string; authorSlug: string; page: number }
   | { kind: "post"; handle: string; blogSlug: string }
   /** `q` trimmed, its white space runs made one space (one cache key per search); `tooLong`: over the API's limit as sent. */
   | { kind: "search"; handle: string; q: string; page: number; tooLong: boolean }
   | { kind: "shareImage"; handle: string; blogSlug: string }
-  | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string }
+  | { kind: "feed"; handle: string; format: FeedFormat; tagSlug?: string; authorSlug?: string }
   | { kind: "sitemap"; handle: string }
   | { kind: "subscribe"; handle: string }
   /** A subscriber's confirmation link and unsubscribe (and manage) link; `token` as sent, "" without one (docs/newsletters.md). */
@@ -32,7 +34,7 @@ export type PublicRoute =
  */
 export const PUBLIC_URL_HEADER = "x-public-url";
 
-/** The feeds' files under an owner's or a tag's page (./feeds.ts writes them). */
+/** The feeds' files under an owner's, a tag's or an author's page (./feeds.ts writes them). */
 export const FEED_FORMATS = {
   rss: { file: "feed.xml", contentType: "application/rss+xml; charset=utf-8" },
   atom: { file: "atom.xml", contentType: "application/atom+xml; charset=utf-8" },
@@ -42,6 +44,9 @@ export type FeedFormat = keyof typeof FEED_FORMATS;
 
 /** An owner's search page (docs/public-blog.md, Search): it takes the address a blog slugged `search` would have. */
 export const SEARCH_SEGMENT = "search";
+
+/** Authors' pages are under it: `/{handle}/authors/{authorSlug}` (docs/public-blog.md, Authors). */
+export const AUTHORS_SEGMENT = "authors";
 
 /** A blog's share image, below its page (docs/public-blog.md, Share images). */
 export const SHARE_IMAGE_FILE = "share-image.png";
@@ -67,6 +72,12 @@ function pageNumber(search: URLSearchParams): number | null {
 function indexRoute(handle: string, search: URLSearchParams, tagSlug?: string): PublicRoute | "notFound" {
   const page = pageNumber(search);
   return page === null ? "notFound" : { kind: "index", handle, ...(tagSlug !== undefined && { tagSlug }), page };
+}
+
+/** An author's page, when `search` names a page of it. */
+function authorRoute(handle: string, authorSlug: string, search: URLSearchParams): PublicRoute | "notFound" {
+  const page = pageNumber(search);
+  return page === null ? "notFound" : { kind: "author", handle, authorSlug, page };
 }
 
 /** An owner's search, when `search` names a page of it; `q` as the API reads it (docs/api.md: at most MAX_SEARCH_LENGTH characters as sent, then trimmed). */
@@ -135,6 +146,13 @@ function ownerRoute(handle: string, [second, third, fourth, ...rest]: string[], 
     if (fourth === undefined) return indexRoute(handle, search, third);
     const tagFeed = feedFormatOf(fourth);
     return tagFeed ? { kind: "feed", handle, format: tagFeed, tagSlug: third } : "notFound";
+  }
+  // An author's slug is their handle; a blog slugged `authors` keeps its page, as one slugged `tags` does.
+  if (second === AUTHORS_SEGMENT && third !== undefined) {
+    if (!isValidHandle(third)) return "notFound";
+    if (fourth === undefined) return authorRoute(handle, third, search);
+    const authorFeed = feedFormatOf(fourth);
+    return authorFeed ? { kind: "feed", handle, format: authorFeed, authorSlug: third } : "notFound";
   }
   if (!SLUG_PATTERN.test(second) || fourth !== undefined) return "notFound";
   if (third === undefined) return { kind: "post", handle, blogSlug: second };

@@ -7,7 +7,7 @@ import { SitemapIndexStream, SitemapStream, streamToPromise, type IndexItem, typ
 /**
  * The sitemaps (docs/public-blog.md), written by the `sitemap` package: `/sitemap.xml` indexes one
  * sitemap per owner with a public blog, `/{handle}/sitemap.xml` (a custom domain's `/sitemap.xml`) lists the owner's index page and
- * public blogs and their tags' pages, each with its last change. A sitemap holds at most 50,000 addresses.
+ * public blogs, their tags' pages and their authors' pages, each with its last change. A sitemap holds at most 50,000 addresses.
  */
 export const SITEMAP_MAX_URLS = 50_000;
 
@@ -27,13 +27,15 @@ export function renderSitemapIndex(origin: string, owners: { handle: string; las
 }
 
 /**
- * The owner's index page (changed when its newest blog did), each public blog, newest first, and
- * each tag's page (changed when its newest blog did).
+ * The owner's index page (changed when its newest blog did), each public blog, newest first, each
+ * tag's page (changed when its newest blog did), and each author's page (changed when their newest
+ * blog did: docs/public-blog.md, Authors).
  */
 export function renderOwnerSitemap(
   home: string,
   blogs: { blogSlug: string; updatedAt: Date }[],
   tags: { slug: string; updatedAt: Date }[],
+  authors: { handle: string; updatedAt: Date }[] = [],
 ): Promise<string> {
   const newest = new Date(Math.max(...blogs.map((blog) => blog.updatedAt.getTime())));
   return written(
@@ -41,6 +43,7 @@ export function renderOwnerSitemap(
       { url: urlUnderHome(home), lastmod: newest.toISOString() },
       ...blogs.map((blog) => ({ url: urlUnderHome(home, `/${blog.blogSlug}`), lastmod: blog.updatedAt.toISOString() })),
       ...tags.map((tag) => ({ url: urlUnderHome(home, `/tags/${tag.slug}`), lastmod: tag.updatedAt.toISOString() })),
+      ...authors.map((author) => ({ url: urlUnderHome(home, `/authors/${author.handle}`), lastmod: author.updatedAt.toISOString() })),
     ],
     new SitemapStream({ xmlns: PLAIN }),
   );

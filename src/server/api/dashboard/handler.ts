@@ -1,5 +1,6 @@
 import "server-only";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { callerHolds, refusalMessage, type CallRule } from "~/server/accounts/caller";
 import { getSessionUser, sessionMember } from "~/server/auth";
 import { Readable } from "node:stream";
 import { currentRequestId, withRequestId } from "~/server/runtime/log";
@@ -22,6 +23,9 @@ import {
 } from "~/shared/dashboard-limits";
 import { MAX_IMAGE_REQUEST_BYTES } from "~/shared/images";
 import { createTRPCContext, type RequestContextOptions } from "../trpc";
+
+/** Who may import, as the import procedure's meta says (src/server/accounts/caller.ts). */
+const IMPORT_RULE: CallRule = (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: CallRule } }>)[IMPORT_PROCEDURE]?._def.meta ?? {};
 
 /**
  * The dashboard's door to the app's procedures (/api/trpc): the caller is the signed-in member, in the
@@ -49,8 +53,14 @@ export function handleDashboardRequest(req: Request, afterResponse: RequestConte
     if (refusal) return withSecurityHeaders(refusal, requestId);
     let spooled: SpooledImport | undefined;
     let request = req;
-    // An export is spooled to disk only for a signed-in member (docs/migrating.md, How an import runs).
-    if (path === `/api/trpc/${IMPORT_PROCEDURE}` && req.method === "POST" && sessionMember(await getSessionUser(req.headers))) {
+    // An export is spooled to disk only for a signed-in member whose role may import (docs/migrating.md,
+    // How an import runs; docs/teams.md): any other is refused before a byte of it is read.
+    const importer = path === `/api/trpc/${IMPORT_PROCEDURE}` && req.method === "POST" ? sessionMember(await getSessionUser(req.headers)) : null;
+    if (importer) {
+      const caller = { kind: "member" as const, member: importer };
+      if (!callerHolds(caller, IMPORT_RULE)) {
+        return withSecurityHeaders(trpcErrorResponse(new ApiError("INSUFFICIENT_PERMISSIONS", refusalMessage(caller, IMPORT_RULE))), requestId);
+      }
       try {
         spooled = await spoolImportUpload(Object.fromEntries(req.headers), Readable.fromWeb((req.body ?? new Blob([]).stream()) as never));
       } catch (error) {

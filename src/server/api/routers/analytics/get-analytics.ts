@@ -8,6 +8,7 @@ import { getAnalyticsInput, getAnalyticsOutput } from "./schemas";
 export const getAnalyticsProcedure = procedure
   .meta({
     permission: "read:analytics",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/analytics",

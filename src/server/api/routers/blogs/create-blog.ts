@@ -8,6 +8,7 @@ import { runIdempotently } from "../../idempotency";
 import { callerAccount } from "~/server/accounts/caller";
 import { ownerProcedure, procedure, type ProcedureContext } from "../../trpc";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayCreatePost } from "~/server/blogs/blog-access";
 import { assertReadOnlyFieldsUnchanged, splitBlogInput } from "./read-only-fields";
 import { blogOutput, createBlogInput, editSessionInput } from "./schemas";
 
@@ -22,6 +23,7 @@ const BLOG_QUOTA_DESCRIPTION =
 export const createBlogProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method: "POST",
@@ -47,6 +49,7 @@ export const createBlogProcedure = procedure
 /** The create both doors and the dashboard's editor share, recorded as made by `source`. */
 function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>, source: ChangeSource) {
   const account = callerAccount(ctx.caller);
+  assertMayCreatePost(ctx.caller, input);
   return runIdempotently(ctx, account.id, input, 201, (db) => {
     const scope = blogScope(ctx.caller);
     const { changes, readOnly } = splitBlogInput(scope, input);
@@ -60,7 +63,7 @@ function createAs(ctx: ProcedureContext, input: z.infer<typeof createBlogInput>,
 }
 
 /** The dashboard's editor creates its draft through this one (no OpenAPI operation), naming its editing session. */
-export const editorCreateBlogProcedure = ownerProcedure
+export const editorCreateBlogProcedure = ownerProcedure.meta({ minRole: "contributor" })
   .meta({ changesPublicPages: true })
   .input(createBlogInput.extend(editSessionInput))
   .output(blogOutput)

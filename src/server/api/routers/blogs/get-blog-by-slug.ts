@@ -8,6 +8,7 @@ import { blogOutput } from "./schemas";
 export const getBlogBySlugProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/blogs/slug/{blogSlug}", tags: ["Blogs"], summary: "Get a blog by slug" },
     errors: ["RESOURCE_NOT_FOUND"],
   })

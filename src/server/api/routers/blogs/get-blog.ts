@@ -9,6 +9,7 @@ import { blogIdParams, blogOutput } from "./schemas";
 export const getBlogProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/blogs/{blogId}", tags: ["Blogs"], summary: "Get a blog by id" },
     errors: ["RESOURCE_NOT_FOUND"],
   })

@@ -9,6 +9,7 @@ import { listBlogsInput, listBlogsOutput } from "./schemas";
 export const listBlogsProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/blogs",

@@ -23,6 +23,7 @@ const newsletterSchema = newsletterProgressSchema
 export const getNewsletterProcedure = procedure
   .meta({
     permission: "read:analytics",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/blogs/{blogId}/newsletter",

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayChangePost } from "~/server/blogs/blog-access";
 import { findRevision, listRevisions, restoreRevision, REVISION_SOURCES } from "~/server/blogs/revisions";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "~/server/common/pagination";
 import { integerParam } from "../../query-params";
@@ -39,6 +40,7 @@ const PAGE_OF_REVISIONS = paginationSchema.omit({ nextCursor: true }).meta({ id:
 export const listRevisionsProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/blogs/{blogId}/revisions",
@@ -66,6 +68,7 @@ export const listRevisionsProcedure = procedure
 export const getRevisionProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/blogs/{blogId}/revisions/{revisionId}", tags: ["Revisions"], summary: "Get a revision" },
     errors: ["RESOURCE_NOT_FOUND"],
   })
@@ -79,6 +82,7 @@ export const getRevisionProcedure = procedure
 export const restoreRevisionProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method: "POST",
@@ -96,5 +100,6 @@ export const restoreRevisionProcedure = procedure
   .output(blogOutput)
   .mutation(async ({ ctx, input }) => {
     const scope = blogScope(ctx.caller);
+    await assertMayChangePost(ctx.db, ctx.caller, scope.accountId, input.blogId);
     return blogAnswer(await restoreRevision(ctx.db, ctx.sql, scope, input.blogId, input.revisionId, ifMatchPrecondition(ctx.headers)));
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { blogScope } from "~/server/blogs/blog-scope";
+import { assertMayChangePost } from "~/server/blogs/blog-access";
 import { findBlog } from "~/server/blogs/find-blog";
 import { updateBlog } from "~/server/blogs/update-blog";
 import { changeSourceOf, type ChangeSource } from "~/server/blogs/change-source";
@@ -14,6 +15,7 @@ import { blogOutput, editSessionInput, updateBlogInput, WRITABLE_FIELDS } from "
 function updateBlogProcedure(method: "PUT" | "PATCH") {
   const meta: Meta = {
     permission: "write:blogs",
+    minRole: "contributor",
     changesPublicPages: true,
     openapi: {
       method,
@@ -46,6 +48,7 @@ async function updateAs(ctx: ProcedureContext, input: z.infer<typeof updateBlogI
   if (Object.values(changes).every((value) => value === undefined)) {
     throw new ApiError("INVALID_PARAMETER", "Nothing to update", `Send at least one of: ${WRITABLE_FIELDS.join(", ")}`);
   }
+  await assertMayChangePost(ctx.db, ctx.caller, scope.accountId, blogId, changes);
   const precondition = ifMatchPrecondition(ctx.headers);
   return blogAnswer(await updateBlog(ctx.db, scope, blogId, changes, { precondition, source }));
 }
@@ -57,7 +60,7 @@ export const patchBlogProcedure = updateBlogProcedure("PATCH");
  * The dashboard's editor saves through this one (no OpenAPI operation): the update above, with the
  * page's editing session, so its saves fold into one revision (src/server/blogs/change-source.ts).
  */
-export const editorUpdateBlogProcedure = ownerProcedure
+export const editorUpdateBlogProcedure = ownerProcedure.meta({ minRole: "contributor" })
   .meta({ changesPublicPages: true })
   .input(updateBlogInput.extend(editSessionInput))
   .output(blogOutput)

@@ -40,6 +40,7 @@ const quotas = Object.entries(QUOTAS.imageBytesPerAccount).map(([plan, quota]) =
 const uploadImageProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "contributor",
     openapi: {
       method: "POST",
       path: "/images",
@@ -92,6 +93,7 @@ const uploadImageProcedure = procedure
 const listImagesProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/images", tags: ["Images"], summary: "List images", description: "The account's images, newest first." },
     errors: ["INVALID_PARAMETER"],
   })
@@ -106,6 +108,7 @@ const listImagesProcedure = procedure
 const getImageProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "contributor",
     openapi: { method: "GET", path: "/images/{imageId}", tags: ["Images"], summary: "Get an image by id" },
     errors: ["RESOURCE_NOT_FOUND"],
   })
@@ -119,6 +122,7 @@ const getImageProcedure = procedure
 const deleteImageProcedure = procedure
   .meta({
     permission: "delete:blogs",
+    minRole: "editor",
     openapi: {
       method: "DELETE",
       path: "/images/{imageId}",
@@ -139,20 +143,20 @@ const deleteImageProcedure = procedure
   });
 
 /** The dashboard's: storage used against the plan's quota (the Usage page). */
-const imageStorageProcedure = ownerProcedure.query(async ({ ctx }) => {
+const imageStorageProcedure = ownerProcedure.meta({ minRole: "contributor" }).query(async ({ ctx }) => {
   const account = callerAccount(ctx.caller);
   return { used: await storageUsed(ctx.db, account.id), quota: QUOTAS.imageBytesPerAccount[account.plan] };
 });
 
 /** The dashboard's library: a page of the account's images (or the unused ones), each with the blogs using it. */
-const imageLibraryProcedure = ownerProcedure.input(imageLibraryInput).query(async ({ ctx, input }) => {
+const imageLibraryProcedure = ownerProcedure.meta({ minRole: "contributor" }).input(imageLibraryInput).query(async ({ ctx, input }) => {
   const { images, total } = await listImageLibrary(ctx.db, callerAccount(ctx.caller).id, input);
   const origin = requestOrigin(ctx.headers);
   return { images: images.map((image) => ({ ...imageView(image, origin), usedBy: image.usedBy })), pagination: paginate(input.page, input.limit, total) };
 });
 
 /** The dashboard's bulk delete: all or none; in-use images refused (IMAGE_IN_USE naming their blogs) unless `force`. */
-const deleteImagesProcedure = ownerProcedure
+const deleteImagesProcedure = ownerProcedure.meta({ minRole: "editor" })
   .meta({ changesPublicPages: true })
   .input(deleteImagesInput)
   .mutation(async ({ ctx, input }) => {

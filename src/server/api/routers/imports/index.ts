@@ -13,6 +13,7 @@ const MB = 1024 * 1024;
 const createImportProcedure = procedure
   .meta({
     permission: "write:blogs",
+    minRole: "administrator",
     openapi: {
       method: "POST",
       path: "/imports",
@@ -49,6 +50,7 @@ const createImportProcedure = procedure
 const getImportProcedure = procedure
   .meta({
     permission: "read:blogs",
+    minRole: "administrator",
     openapi: {
       method: "GET",
       path: "/imports/{importId}",
@@ -69,13 +71,13 @@ const getImportProcedure = procedure
   });
 
 /** The dashboard's: the account's latest imports. */
-const listImportsProcedure = ownerProcedure.query(async ({ ctx }) => {
+const listImportsProcedure = ownerProcedure.meta({ minRole: "administrator" }).query(async ({ ctx }) => {
   const rows = await listImports(ctx.db, callerAccount(ctx.caller).id);
   return { imports: rows.map(importView) };
 });
 
 /** The dashboard's "undo this import": what it created is deleted (docs/migrating.md, How an import runs). */
-const undoImportProcedure = ownerProcedure
+const undoImportProcedure = ownerProcedure.meta({ minRole: "administrator" })
   .meta({ changesPublicPages: true })
   .input(z.object(importIdParams))
   .mutation(async ({ ctx, input }) => {

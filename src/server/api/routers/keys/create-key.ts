@@ -4,7 +4,8 @@ import { createApiKey } from "~/server/keys/create-api-key";
 import { EXPIRATION_OPTIONS } from "~/shared/key-expiration";
 import { PERMISSIONS } from "~/shared/permissions";
 import { withinActiveKeyQuota } from "~/server/quotas/key-quota";
-import { callerAccount } from "~/server/accounts/caller";
+import { callerAccount, callerUserId } from "~/server/accounts/caller";
+import { assertMayGiveKeyPermissions } from "~/server/keys/key-access";
 import { ownerProcedure } from "../../trpc";
 import { requireVerifiedEmail } from "../../require-verified-email";
 import { queueOwnerNotice } from "~/server/email/account-emails";
@@ -18,14 +19,17 @@ export const createKeyInput = z.object({
 });
 
 /**
- * Owner only (ownerProcedure, no OpenAPI meta), once the owner's address is confirmed: creates a key
- * within the account's active-key quota; the full key is in this answer only (only its hash is
+ * Dashboard only (ownerProcedure, no OpenAPI meta), once the member's address is confirmed: creates a
+ * key with permissions the member's role has, recorded as theirs (docs/teams.md, Keys), within the
+ * publication's active-key quota; the full key is in this answer only (only its hash is
  * stored). The owner is told by email (docs/security.md, Security notices).
  */
-export const createKeyProcedure = ownerProcedure.input(createKeyInput).mutation(async ({ ctx, input }) => {
+export const createKeyProcedure = ownerProcedure.meta({ minRole: "author" }).input(createKeyInput).mutation(async ({ ctx, input }) => {
   requireVerifiedEmail(ctx.caller);
+  assertMayGiveKeyPermissions(ctx.caller, input.permissions);
   const accountId = callerAccount(ctx.caller).id;
-  const created = await withinActiveKeyQuota(ctx.db, accountId, (tx) => createApiKey(tx, { accountId, ...input }));
+  const createdById = callerUserId(ctx.caller);
+  const created = await withinActiveKeyQuota(ctx.db, accountId, (tx) => createApiKey(tx, { accountId, ...input, createdById }));
   if (ctx.caller.kind === "member") await queueOwnerNotice(ctx.caller.member, ctx.headers, "api-key-created", `"${input.name.trim()}"`);
   return { ...created, expiresAt: created.expiresAt?.toISOString() ?? null };
 });

@@ -18,6 +18,7 @@ export const publicationRouter = createTRPCRouter({
   get: procedure
     .meta({
       permission: "read:blogs",
+      minRole: "contributor",
       openapi: {
         method: "GET",
         path: "/publication",
@@ -29,7 +30,7 @@ export const publicationRouter = createTRPCRouter({
     .input(z.object({}))
     .output(successEnvelope(z.object({ publication: publicationSchema })))
     .query(async ({ ctx }) => ({ success: true as const, data: { publication: await getPublication(ctx.db, callerAccount(ctx.caller).id) } })),
-  update: ownerProcedure
+  update: ownerProcedure.meta({ minRole: "administrator" })
     .meta({ changesPublicPages: true })
     .input(publicationUpdateSchema)
     .mutation(({ ctx, input }) => updatePublicationAndHosting(ctx.db, callerAccount(ctx.caller).id, input)),
@@ -37,13 +38,13 @@ export const publicationRouter = createTRPCRouter({
    * The home page's HTML with unsaved settings, for the dashboard's live preview: a query, so
    * typing spends none of the owner's budget of changes. The domain changes nothing on the page.
    */
-  preview: ownerProcedure
+  preview: ownerProcedure.meta({ minRole: "administrator" })
     .input(publicationUpdateSchema.omit({ domain: true }))
     .query(async ({ ctx, input }) => ({ html: await renderPublicationPreview(ctx.db, callerAccount(ctx.caller).id, requestOrigin(ctx.headers), input) })),
   /** The TXT record that verifies the custom domain (docs/public-blog.md, Custom domains), null without a domain. */
-  domainRecord: ownerProcedure.query(({ ctx }) => getDomainRecord(ctx.db, callerAccount(ctx.caller).id)),
+  domainRecord: ownerProcedure.meta({ minRole: "administrator" }).query(({ ctx }) => getDomainRecord(ctx.db, callerAccount(ctx.caller).id)),
   /** Checks the record now; verified, the publication is served at its domain within seconds. */
-  verifyDomain: ownerProcedure
+  verifyDomain: ownerProcedure.meta({ minRole: "administrator" })
     .meta({ changesPublicPages: true })
     .mutation(({ ctx }) => verifyDomain(ctx.db, callerAccount(ctx.caller).id)),
 });

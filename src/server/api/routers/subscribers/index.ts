@@ -21,6 +21,7 @@ const quotas = Object.entries(PLAN_SUBSCRIBER_LIMITS).map(([plan, quota]) => `${
 const listSubscribersProcedure = procedure
   .meta({
     permission: "read:subscribers",
+    minRole: "editor",
     openapi: {
       method: "GET",
       path: "/subscribers",
@@ -42,6 +43,7 @@ const listSubscribersProcedure = procedure
 const createSubscriberProcedure = procedure
   .meta({
     permission: "write:subscribers",
+    minRole: "editor",
     openapi: {
       method: "POST",
       path: "/subscribers",
@@ -69,6 +71,7 @@ const createSubscriberProcedure = procedure
 const deleteSubscriberProcedure = procedure
   .meta({
     permission: "write:subscribers",
+    minRole: "editor",
     openapi: {
       method: "DELETE",
       path: "/subscribers/{subscriberId}",
@@ -86,24 +89,24 @@ const deleteSubscriberProcedure = procedure
   });
 
 /** The dashboard's "Add subscriber": the same rules as the API's, saying whether the address was new (source `import`: the owner's own list). */
-const addProcedure = ownerProcedure
+const addProcedure = ownerProcedure.meta({ minRole: "editor" })
   .input(createSubscriberInput)
   .mutation(({ ctx, input }) => addSubscriber(ctx.db, callerAccount(ctx.caller), { ...input, source: "import" }));
 
 /** The dashboard's: how many subscribers in each status, and the plan's quota. */
-const countsProcedure = ownerProcedure.query(async ({ ctx }) => {
+const countsProcedure = ownerProcedure.meta({ minRole: "editor" }).query(async ({ ctx }) => {
   const account = callerAccount(ctx.caller);
   return { counts: await countSubscribers(ctx.db, account.id), quota: PLAN_SUBSCRIBER_LIMITS[account.plan] };
 });
 
 /** The dashboard's CSV import (Substack, Ghost, Mailchimp or plain email[,name]): what was added and what skipped, and why. */
-const importProcedure = ownerProcedure.input(importSubscribersInput).mutation(async ({ ctx, input }) => {
+const importProcedure = ownerProcedure.meta({ minRole: "editor" }).input(importSubscribersInput).mutation(async ({ ctx, input }) => {
   const { layout, entries, invalid } = parseSubscriberCsv(input.csv);
   return { layout, ...(await importSubscribers(ctx.db, callerAccount(ctx.caller), entries, invalid)) };
 });
 
 /** The dashboard's CSV export: every subscriber, newest first. */
-const exportProcedure = ownerProcedure.query(async ({ ctx }) => {
+const exportProcedure = ownerProcedure.meta({ minRole: "editor" }).query(async ({ ctx }) => {
   const parts: string[] = [];
   for await (const batch of allSubscribers(ctx.db, callerAccount(ctx.caller).id)) parts.push(subscribersCsv(batch, parts.length === 0));
   return { csv: parts.length > 0 ? parts.join("") : subscribersCsv([], true) };

@@ -18,6 +18,7 @@ export const tagsRouter = createTRPCRouter({
   list: procedure
     .meta({
       permission: "read:blogs",
+      minRole: "contributor",
       openapi: {
         method: "GET",
         path: "/tags",

@@ -10,7 +10,7 @@ import { ownerProcedure } from "../../trpc";
  * Owner only (ownerProcedure, no OpenAPI meta): the owner's plan, its hourly limit and the current
  * window (read, not consumed), and how many requests were refused with 429 today (UTC).
  */
-export const getRateLimitProcedure = ownerProcedure.query(async ({ ctx }) => {
+export const getRateLimitProcedure = ownerProcedure.meta({ minRole: "administrator" }).query(async ({ ctx }) => {
   const { id, plan } = callerAccount(ctx.caller);
   await settlePendingUsageWrites(id);
   const [state, refusedToday] = await Promise.all([peekAccountRate({ accountId: id, plan }), rateLimitedToday(ctx.db, id)]);

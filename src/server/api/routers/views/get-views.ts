@@ -10,6 +10,7 @@ import { getViewsOutput } from "./schemas";
 export const getViewsProcedure = procedure
   .meta({
     permission: "read:analytics",
+    minRole: "contributor",
     openapi: {
       method: "GET",
       path: "/views",

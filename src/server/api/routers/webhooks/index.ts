@@ -24,24 +24,24 @@ const eventTypes = z.array(z.string()).max(WEBHOOK_EVENT_TYPES.length, { error: 
  * owner only (ownerProcedure, no OpenAPI meta) and finds only the owner's endpoints (docs/webhooks.md).
  */
 export const webhooksRouter = createTRPCRouter({
-  list: ownerProcedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
-  create: ownerProcedure
+  list: ownerProcedure.meta({ minRole: "administrator" }).query(({ ctx }) => listWebhookEndpoints(ctx.db, callerAccount(ctx.caller).id)),
+  create: ownerProcedure.meta({ minRole: "administrator" })
     .input(z.object({ url: z.string().max(4_096), eventTypes, description: z.string().optional() }))
     .mutation(({ ctx, input }) => {
       requireVerifiedEmail(ctx.caller);
       return createWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id });
     }),
-  setEnabled: ownerProcedure
+  setEnabled: ownerProcedure.meta({ minRole: "administrator" })
     .input(endpointId.extend({ enabled: z.boolean() }))
     .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  setEventTypes: ownerProcedure
+  setEventTypes: ownerProcedure.meta({ minRole: "administrator" })
     .input(endpointId.extend({ eventTypes }))
     .mutation(({ ctx, input }) => updateWebhookEventTypes(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  rollSecret: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => rollWebhookSecret(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  delete: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  deliveries: ownerProcedure.input(endpointId).query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  resend: ownerProcedure
+  rollSecret: ownerProcedure.meta({ minRole: "administrator" }).input(endpointId).mutation(({ ctx, input }) => rollWebhookSecret(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  delete: ownerProcedure.meta({ minRole: "administrator" }).input(endpointId).mutation(({ ctx, input }) => deleteWebhookEndpoint(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  deliveries: ownerProcedure.meta({ minRole: "administrator" }).input(endpointId).query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  resend: ownerProcedure.meta({ minRole: "administrator" })
     .input(z.object({ deliveryId: z.string().min(1) }))
     .mutation(({ ctx, input }) => resendWebhookDelivery(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
-  sendTest: ownerProcedure.input(endpointId).mutation(({ ctx, input }) => sendWebhookTestEvent(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
+  sendTest: ownerProcedure.meta({ minRole: "administrator" }).input(endpointId).mutation(({ ctx, input }) => sendWebhookTestEvent(ctx.db, { ...input, accountId: callerAccount(ctx.caller).id })),
 });
