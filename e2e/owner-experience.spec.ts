@@ -88,7 +88,7 @@ for (const viewport of VIEWPORTS) {
       await test.step("every section of the dashboard is in view, none clipped or scrolled away", async () => {
         await page.goto("/dashboard");
         const sections = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
-        await expect(sections).toHaveCount(12);
+        await expect(sections).toHaveCount(13);
         for (const section of await sections.all()) await expect(section).toBeInViewport({ ratio: 1 });
         await shot(page, shotName("02-dashboard-sections"));
       });

@@ -84,6 +84,18 @@ const MIN_ROLE: Record<string, Role> = {
   "webhooks.deliveries": "administrator",
   "webhooks.resend": "administrator",
   "webhooks.sendTest": "administrator",
+  "audit.list": "administrator",
+  "audit.export": "administrator",
+  // Members: every member lists them, leaves and switches; who may invite, change or remove whom
+  // is the members' own rule (tests/unit/member-rules.test.ts). Only the owner hands over ownership.
+  "members.list": "contributor",
+  "members.invite": "contributor",
+  "members.revokeInvitation": "contributor",
+  "members.changeRole": "contributor",
+  "members.remove": "contributor",
+  "members.publications": "contributor",
+  "members.switchPublication": "contributor",
+  "members.transferOwnership": "owner",
 };
 
 /** An input naming nothing that exists: an allowed call answers 400 or 404 (or its answer), a refused one 403 before reading it. */

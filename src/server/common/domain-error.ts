@@ -11,8 +11,7 @@ export type DomainErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "QUOTA_EXCEEDED"
-  | "RATE_LIMIT_EXCEEDED"
-  | "INSUFFICIENT_PERMISSIONS";
+  | "RATE_LIMIT_EXCEEDED";
 
 /**
  * A broken rule, told in one line (`message`) that can be shown to whoever asked; `field`, the

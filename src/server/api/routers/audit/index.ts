@@ -20,6 +20,7 @@ function auditQuery(input: { action?: string; actor?: string; from?: Date; to?: 
 const listProcedure = procedure
   .meta({
     permission: "read:audit",
+    minRole: "administrator",
     openapi: {
       method: "GET",
       path: "/audit-log",
@@ -41,7 +42,7 @@ const listProcedure = procedure
 
 /** The dashboard's CSV download: the entries the filters keep, newest first (at most 100,000). */
 const exportProcedure = procedure
-  .meta({ permission: "read:audit" })
+  .meta({ permission: "read:audit", minRole: "administrator" })
   .input(exportAuditLogInput)
   .query(({ ctx, input }) => auditLogCsv(ctx.sql, callerAccount(ctx.caller).id, auditQuery(input)));
 

@@ -26,8 +26,8 @@ function memberOf(ctx: ProcedureContext) {
  * /api/auth/organization/accept-invitation, src/server/auth/endpoint-policies.ts).
  */
 export const membersRouter = createTRPCRouter({
-  list: ownerProcedure.query(({ ctx }) => listMembers(ctx.db, memberOf(ctx))),
-  invite: ownerProcedure.input(z.object({ email: z.email({ error: "email must be an email address" }).max(254), role })).mutation(({ ctx, input }) => {
+  list: ownerProcedure.meta({ minRole: "contributor" }).query(({ ctx }) => listMembers(ctx.db, memberOf(ctx))),
+  invite: ownerProcedure.meta({ minRole: "contributor" }).input(z.object({ email: z.email({ error: "email must be an email address" }).max(254), role })).mutation(({ ctx, input }) => {
     const member = memberOf(ctx);
     // The email names the inviter and the publication: only from a proven address (docs/security.md, Text in emails).
     if (!member.emailVerified) {
@@ -35,17 +35,18 @@ export const membersRouter = createTRPCRouter({
     }
     return inviteMember(ctx.db, ctx.headers, member, input);
   }),
-  revokeInvitation: ownerProcedure.input(z.object({ invitationId: id })).mutation(({ ctx, input }) => revokeInvitation(ctx.db, ctx.headers, memberOf(ctx), input.invitationId)),
-  changeRole: ownerProcedure.input(z.object({ memberId: id, role })).mutation(({ ctx, input }) => changeMemberRole(ctx.db, ctx.headers, memberOf(ctx), input)),
+  revokeInvitation: ownerProcedure.meta({ minRole: "contributor" }).input(z.object({ invitationId: id })).mutation(({ ctx, input }) => revokeInvitation(ctx.db, ctx.headers, memberOf(ctx), input.invitationId)),
+  changeRole: ownerProcedure.meta({ minRole: "contributor" }).input(z.object({ memberId: id, role })).mutation(({ ctx, input }) => changeMemberRole(ctx.db, ctx.headers, memberOf(ctx), input)),
   /** Removes a member; the caller's own member id: leaves the publication. */
-  remove: ownerProcedure.input(z.object({ memberId: id })).mutation(({ ctx, input }) => removeMember(ctx.db, ctx.headers, memberOf(ctx), input.memberId)),
+  remove: ownerProcedure.meta({ minRole: "contributor" }).input(z.object({ memberId: id })).mutation(({ ctx, input }) => removeMember(ctx.db, ctx.headers, memberOf(ctx), input.memberId)),
   transferOwnership: ownerProcedure
+    .meta({ minRole: "owner" })
     .input(z.object({ memberId: id, password: z.string().min(1, { error: "password is required" }).max(PASSWORD_MAX_LENGTH) }))
     .mutation(({ ctx, input }) => transferOwnership(ctx.db, memberOf(ctx), input)),
   /** The caller's publications, for the dashboard's switcher. */
-  publications: ownerProcedure.query(({ ctx }) => {
+  publications: ownerProcedure.meta({ minRole: "contributor" }).query(({ ctx }) => {
     const member = memberOf(ctx);
     return listMyPublications(ctx.db, member.userId, member.publication.id);
   }),
-  switchPublication: ownerProcedure.input(z.object({ publicationId: id })).mutation(({ ctx, input }) => switchPublication(ctx.db, ctx.headers, memberOf(ctx).userId, input.publicationId)),
+  switchPublication: ownerProcedure.meta({ minRole: "contributor" }).input(z.object({ publicationId: id })).mutation(({ ctx, input }) => switchPublication(ctx.db, ctx.headers, memberOf(ctx).userId, input.publicationId)),
 });
