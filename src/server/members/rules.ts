@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Who may do what to a publication's members and invitations (docs/teams.md): plain functions of
  * roles, no database and no HTTP. The members procedures (src/server/api/routers/members) ask
