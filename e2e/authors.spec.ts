@@ -51,6 +51,15 @@ for (const viewport of VIEWPORTS) {
 
     // The contributor's draft is theirs: the picker shows them, primary.
     const path = await writeDraft(writer, "Ready for review", "A draft for the editors.");
+    // Their dashboard offers only the sections a contributor can use (docs/teams.md).
+    await expect(writer.getByRole("navigation", { name: "Dashboard" }).getByRole("link")).toHaveText([
+      "Blogs",
+      "Images",
+      "Members",
+      "Readers",
+      "API reference",
+      "Account",
+    ]);
     let settings = await openSettings(writer);
     const picker = settings.getByTestId("author-picker");
     await expect(picker.getByRole("listitem")).toHaveCount(1);

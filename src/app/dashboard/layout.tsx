@@ -42,7 +42,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               <SignOutButton />
             </div>
           </div>
-          <DashboardNav />
+          <DashboardNav role={user.publication.role} />
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">

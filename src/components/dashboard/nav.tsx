@@ -3,30 +3,35 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "~/lib/cn";
+import { roleAtLeast, type Role } from "~/shared/roles";
 
-const LINKS = [
-  { href: "/dashboard", label: "Blogs", match: (p: string) => p === "/dashboard" || p.startsWith("/dashboard/blogs") },
-  { href: "/dashboard/publication", label: "Publication", match: (p: string) => p.startsWith("/dashboard/publication") },
-  { href: "/dashboard/images", label: "Images", match: (p: string) => p.startsWith("/dashboard/images") },
-  { href: "/dashboard/subscribers", label: "Subscribers", match: (p: string) => p.startsWith("/dashboard/subscribers") },
-  { href: "/dashboard/members", label: "Members", match: (p: string) => p.startsWith("/dashboard/members") },
-  { href: "/dashboard/import", label: "Import & export", match: (p: string) => p.startsWith("/dashboard/import") },
-  { href: "/dashboard/keys", label: "API keys", match: (p: string) => p.startsWith("/dashboard/keys") },
-  { href: "/dashboard/webhooks", label: "Webhooks", match: (p: string) => p.startsWith("/dashboard/webhooks") },
-  { href: "/dashboard/readers", label: "Readers", match: (p: string) => p.startsWith("/dashboard/readers") },
-  { href: "/dashboard/usage", label: "Usage", match: (p: string) => p.startsWith("/dashboard/usage") },
-  { href: "/dashboard/audit", label: "Audit log", match: (p: string) => p.startsWith("/dashboard/audit") },
-  { href: "/dashboard/api", label: "API reference", match: (p: string) => p.startsWith("/dashboard/api") },
-  { href: "/dashboard/account", label: "Account", match: (p: string) => p.startsWith("/dashboard/account") },
+/**
+ * The sections, each shown to the roles whose operations it needs (the least role of its
+ * procedures' meta: docs/teams.md): a contributor is not offered pages that would only refuse them.
+ */
+const LINKS: { href: string; label: string; minRole: Role; match: (p: string) => boolean }[] = [
+  { href: "/dashboard", label: "Blogs", minRole: "contributor", match: (p) => p === "/dashboard" || p.startsWith("/dashboard/blogs") },
+  { href: "/dashboard/publication", label: "Publication", minRole: "administrator", match: (p) => p.startsWith("/dashboard/publication") },
+  { href: "/dashboard/images", label: "Images", minRole: "contributor", match: (p) => p.startsWith("/dashboard/images") },
+  { href: "/dashboard/subscribers", label: "Subscribers", minRole: "editor", match: (p) => p.startsWith("/dashboard/subscribers") },
+  { href: "/dashboard/members", label: "Members", minRole: "contributor", match: (p) => p.startsWith("/dashboard/members") },
+  { href: "/dashboard/import", label: "Import & export", minRole: "administrator", match: (p) => p.startsWith("/dashboard/import") },
+  { href: "/dashboard/keys", label: "API keys", minRole: "author", match: (p) => p.startsWith("/dashboard/keys") },
+  { href: "/dashboard/webhooks", label: "Webhooks", minRole: "administrator", match: (p) => p.startsWith("/dashboard/webhooks") },
+  { href: "/dashboard/readers", label: "Readers", minRole: "contributor", match: (p) => p.startsWith("/dashboard/readers") },
+  { href: "/dashboard/usage", label: "Usage", minRole: "administrator", match: (p) => p.startsWith("/dashboard/usage") },
+  { href: "/dashboard/audit", label: "Audit log", minRole: "administrator", match: (p) => p.startsWith("/dashboard/audit") },
+  { href: "/dashboard/api", label: "API reference", minRole: "contributor", match: (p) => p.startsWith("/dashboard/api") },
+  { href: "/dashboard/account", label: "Account", minRole: "contributor", match: (p) => p.startsWith("/dashboard/account") },
 ];
 
-export function DashboardNav() {
+export function DashboardNav({ role }: { role: Role }) {
   const pathname = usePathname() ?? "";
   return (
     // The sections wrap onto a second row rather than scroll out of sight, on a phone and at 1280 px
     // alike (thirteen do not fit one row): every one stays a click away (e2e/owner-experience.spec.ts).
     <nav aria-label="Dashboard" className="-mb-px flex flex-wrap gap-x-1">
-      {LINKS.map(({ href, label, match }) => {
+      {LINKS.filter((link) => roleAtLeast(role, link.minRole)).map(({ href, label, match }) => {
         const active = match(pathname);
         return (
           <Link
