@@ -48,6 +48,10 @@ for (const viewport of VIEWPORTS) {
     await signUp(ownerPage, { name: "Olive Owner", handle: `olive-${run}`, email: ownerEmail });
     await signUp(writer, { name: "Cora Contributor", handle: `cora-${run}`, email: writerEmail });
     await joinPublication(ownerEmail, writerEmail, "contributor");
+    // Joined behind the page's back (the database): the writer's dashboard, open since sign-up as
+    // their own publication's owner, is loaded again as a contributor's, as joining by the
+    // invitation page does (e2e/members.spec.ts).
+    await writer.goto("/dashboard");
 
     // The contributor's draft is theirs: the picker shows them, primary.
     const path = await writeDraft(writer, "Ready for review", "A draft for the editors.");
