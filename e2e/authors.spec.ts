@@ -47,10 +47,11 @@ for (const viewport of VIEWPORTS) {
     const writerEmail = `cora-${run}@example.test`;
     await signUp(ownerPage, { name: "Olive Owner", handle: `olive-${run}`, email: ownerEmail });
     await signUp(writer, { name: "Cora Contributor", handle: `cora-${run}`, email: writerEmail });
-    await joinPublication(ownerEmail, writerEmail, "contributor");
     // Joined behind the page's back (the database): the writer's dashboard, open since sign-up as
-    // their own publication's owner, is loaded again as a contributor's, as joining by the
-    // invitation page does (e2e/members.spec.ts).
+    // their own publication's owner, is left first (its queries would refetch as a contributor's
+    // and be refused), then loaded again as a contributor's, as the invitation page does (e2e/members.spec.ts).
+    await writer.goto("about:blank");
+    await joinPublication(ownerEmail, writerEmail, "contributor");
     await writer.goto("/dashboard");
 
     // The contributor's draft is theirs: the picker shows them, primary.
