@@ -40,14 +40,3 @@ const KEY_PERMISSIONS_OF: Record<Role, readonly Permission[]> = {
 export function keyPermissionsOf(role: Role): readonly Permission[] {
   return KEY_PERMISSIONS_OF[role];
 }
-
-/**
- * The roles a member may give when inviting someone or changing their role (docs/teams.md): the
- * owner and administrators every role but owner (ownership is transferred, never given); an
- * editor authors and contributors; the others none.
- */
-export function rolesGrantableBy(role: Role): readonly Role[] {
-  if (roleAtLeast(role, "administrator")) return ROLES.filter((r) => r !== "owner");
-  if (role === "editor") return ["author", "contributor"];
-  return [];
-}
